@@ -1,0 +1,595 @@
+package syntax
+
+import "github.com/dispatch-playground/playground/engine/source"
+
+// Node is implemented by every AST node. Span is the byte range of the node's
+// text in main.rs.
+type Node interface {
+	Span() source.Range
+}
+
+// File is a parsed snippet: items (use, fn, trait, impl, struct) and, for
+// doc-test style snippets, bare statements outside any function.
+type File struct {
+	Items []Item
+	Stmts []Stmt // bare top-level statements, in order
+}
+
+// ---- attributes and types ----
+
+// Attr is an outer attribute such as #[backend_extension(Flex, Autodiff)].
+type Attr struct {
+	Range source.Range
+	Path  string  // "backend_extension", "derive", "cfg", ...
+	Args  []Token // the tokens between the parentheses, if any
+	// ArgsRange covers the parenthesised arguments, empty when there are none.
+	ArgsRange source.Range
+}
+
+func (a *Attr) Span() source.Range { return a.Range }
+
+// Type is a written type: a path with generic arguments, a reference, a tuple,
+// an array or slice, or `impl Trait`. Text is the source text, normalised only
+// in whitespace.
+type Type struct {
+	Range source.Range
+	Text  string
+	Kind  TypeKind
+	Path  []PathSegment // TypePath and TypeImpl
+	Elems []*Type       // TypeTuple elements; TypeRef/TypeSlice/TypeArray: Elems[0]
+	Len   Expr          // TypeArray length
+	Mut   bool          // TypeRef: &mut
+}
+
+func (t *Type) Span() source.Range { return t.Range }
+
+// TypeKind tells the shape of a Type.
+type TypeKind int
+
+const (
+	TypePath TypeKind = iota
+	TypeRef
+	TypeTuple
+	TypeArray
+	TypeSlice
+	TypeImpl
+	TypeInfer // _
+)
+
+// PathSegment is one segment of a path, with turbofish or type generics:
+// `Tensor::<2, Int>` has segments {Tensor, [2, Int]}.
+type PathSegment struct {
+	Range    source.Range
+	Name     string
+	Generics []GenericArg
+}
+
+// GenericArg is a const expression (`2`) or a type (`Int`).
+type GenericArg struct {
+	Range source.Range
+	Type  *Type // a type, or a bare identifier
+	Const Expr  // a literal or braced const expression
+}
+
+// ---- items ----
+
+// Item is a top-level or nested item.
+type Item interface {
+	Node
+	item()
+}
+
+// UseDecl is `use a::b::{c, d};`. Tree is kept as text: the playground does not
+// resolve imports, but reports unknown crates.
+type UseDecl struct {
+	Range source.Range
+	Path  string
+}
+
+// Param is a function parameter.
+type Param struct {
+	Range source.Range
+	Attrs []*Attr // e.g. #[extension_type]
+	Pat   Pattern // nil for `self`
+	Self  bool    // self, &self, &mut self
+	Type  *Type
+}
+
+// Generic is a generic parameter of a fn, trait or impl: `B: Backend`,
+// `const D: usize`, `'a`.
+type Generic struct {
+	Range  source.Range
+	Name   string
+	Const  bool
+	Bounds []*Type
+}
+
+// FnDecl is a function, or a method in a trait (Body nil for a required
+// method) or impl.
+type FnDecl struct {
+	Range    source.Range
+	Attrs    []*Attr
+	Pub      bool
+	Async    bool
+	Name     string
+	NameSpan source.Range
+	Generics []*Generic
+	Params   []*Param
+	Result   *Type // nil for ()
+	Body     *BlockExpr
+}
+
+// TraitDecl is `trait Name: Bounds { fn ...; }`.
+type TraitDecl struct {
+	Range    source.Range
+	Attrs    []*Attr
+	Pub      bool
+	Name     string
+	NameSpan source.Range
+	Generics []*Generic
+	Supers   []*Type
+	Methods  []*FnDecl
+}
+
+// ImplDecl is `impl<G> Trait for Type { ... }` or an inherent impl.
+type ImplDecl struct {
+	Range    source.Range
+	Attrs    []*Attr
+	Generics []*Generic
+	Trait    *Type // nil for an inherent impl
+	For      *Type
+	Methods  []*FnDecl
+}
+
+// StructDecl is a struct or enum declaration; fields are kept as types only.
+type StructDecl struct {
+	Range    source.Range
+	Attrs    []*Attr
+	Enum     bool
+	Name     string
+	NameSpan source.Range
+	Generics []*Generic
+	Fields   []*Field // struct fields, or enum variants (Type nil for unit variants)
+}
+
+// Field is a named struct field or an enum variant.
+type Field struct {
+	Range source.Range
+	Name  string
+	Type  *Type
+}
+
+// ModDecl is an inline module `mod name { items }`.
+type ModDecl struct {
+	Range source.Range
+	Attrs []*Attr
+	Name  string
+	Items []Item
+}
+
+// ConstDecl is `const NAME: T = expr;` or `static`.
+type ConstDecl struct {
+	Range source.Range
+	Name  string
+	Type  *Type
+	Value Expr
+}
+
+func (d *UseDecl) Span() source.Range    { return d.Range }
+func (d *FnDecl) Span() source.Range     { return d.Range }
+func (d *TraitDecl) Span() source.Range  { return d.Range }
+func (d *ImplDecl) Span() source.Range   { return d.Range }
+func (d *StructDecl) Span() source.Range { return d.Range }
+func (d *ConstDecl) Span() source.Range  { return d.Range }
+func (d *ModDecl) Span() source.Range    { return d.Range }
+func (*ModDecl) item()                   {}
+func (*UseDecl) item()                   {}
+func (*FnDecl) item()                    {}
+func (*TraitDecl) item()                 {}
+func (*ImplDecl) item()                  {}
+func (*StructDecl) item()                {}
+func (*ConstDecl) item()                 {}
+
+// ---- statements ----
+
+// Stmt is a statement inside a block.
+type Stmt interface {
+	Node
+	stmt()
+}
+
+// LetStmt is `let [mut] pat [: T] [= init] [else { ... }];`.
+type LetStmt struct {
+	Range source.Range
+	Pat   Pattern
+	Type  *Type
+	Init  Expr // may be nil
+	Else  *BlockExpr
+}
+
+// ExprStmt is an expression used as a statement. Semi is false for a block's
+// tail expression (its value) and for block-like expressions without `;`.
+type ExprStmt struct {
+	Range source.Range
+	X     Expr
+	Semi  bool
+}
+
+// ItemStmt is an item declared inside a block.
+type ItemStmt struct {
+	Item Item
+}
+
+func (s *LetStmt) Span() source.Range  { return s.Range }
+func (s *ExprStmt) Span() source.Range { return s.Range }
+func (s *ItemStmt) Span() source.Range { return s.Item.Span() }
+func (*LetStmt) stmt()                 {}
+func (*ExprStmt) stmt()                {}
+func (*ItemStmt) stmt()                {}
+
+// ---- patterns ----
+
+// Pattern is a binding pattern.
+type Pattern interface {
+	Node
+	pattern()
+}
+
+// IdentPat binds a name: `x`, `mut x`, `ref x`.
+type IdentPat struct {
+	Range source.Range
+	Name  string
+	Mut   bool
+	Ref   bool
+}
+
+// WildPat is `_`.
+type WildPat struct{ Range source.Range }
+
+// TuplePat is `(a, b)`.
+type TuplePat struct {
+	Range source.Range
+	Elems []Pattern
+}
+
+// TupleStructPat is `Some(x)` or `Ok(v)`; also a path pattern `None` when
+// Elems is nil and Paren is false.
+type TupleStructPat struct {
+	Range source.Range
+	Path  []PathSegment
+	Elems []Pattern
+	Paren bool
+}
+
+// LitPat is a literal pattern in a match arm.
+type LitPat struct {
+	Range source.Range
+	Lit   Expr
+}
+
+func (p *IdentPat) Span() source.Range       { return p.Range }
+func (p *WildPat) Span() source.Range        { return p.Range }
+func (p *TuplePat) Span() source.Range       { return p.Range }
+func (p *TupleStructPat) Span() source.Range { return p.Range }
+func (p *LitPat) Span() source.Range         { return p.Range }
+func (*IdentPat) pattern()                   {}
+func (*WildPat) pattern()                    {}
+func (*TuplePat) pattern()                   {}
+func (*TupleStructPat) pattern()             {}
+func (*LitPat) pattern()                     {}
+
+// ---- expressions ----
+
+// Expr is an expression.
+type Expr interface {
+	Node
+	expr()
+}
+
+// PathExpr is a path: `x`, `Device::cuda`, `Tensor::<2, Int>::ones`,
+// `burn::server::start`, `DType::F16`, `Default::default`.
+type PathExpr struct {
+	Range    source.Range
+	Segments []PathSegment
+	// QSelf and QTrait are set for a qualified path `<QSelf as QTrait>::seg`
+	// (QTrait nil for `<QSelf>::seg`); Segments then holds what follows.
+	QSelf  *Type
+	QTrait *Type
+}
+
+// LitKind tells a literal's kind.
+type LitKind int
+
+const (
+	IntLit LitKind = iota
+	FloatLit
+	StrLit
+	CharLit
+	BoolLit
+)
+
+// LitExpr is a literal. Text is the source text; Value holds the decoded
+// value for strings and chars (escapes resolved); Suffix is a type suffix
+// such as "u64" or "f32".
+type LitExpr struct {
+	Range  source.Range
+	Kind   LitKind
+	Text   string
+	Value  string
+	Suffix string
+}
+
+// CallExpr is `f(args)`.
+type CallExpr struct {
+	Range source.Range
+	Fun   Expr
+	Args  []Expr
+	// ParenRange covers `(` to `)`.
+	ParenRange source.Range
+}
+
+// MethodCallExpr is `recv.name::<G>(args)`.
+type MethodCallExpr struct {
+	Range      source.Range
+	Recv       Expr
+	Name       string
+	NameSpan   source.Range
+	Generics   []GenericArg
+	Args       []Expr
+	ParenRange source.Range
+}
+
+// FieldExpr is `x.name` or a tuple index `x.0`.
+type FieldExpr struct {
+	Range    source.Range
+	X        Expr
+	Name     string
+	NameSpan source.Range
+}
+
+// IndexExpr is `x[i]`.
+type IndexExpr struct {
+	Range source.Range
+	X     Expr
+	Index Expr
+}
+
+// UnaryExpr is `-x`, `!x`, `*x`, `&x` or `&mut x` (Op "&mut").
+type UnaryExpr struct {
+	Range source.Range
+	Op    string
+	X     Expr
+}
+
+// BinaryExpr is `x op y` for arithmetic, comparison and logical operators.
+type BinaryExpr struct {
+	Range  source.Range
+	Op     string
+	OpSpan source.Range
+	X, Y   Expr
+}
+
+// AssignExpr is `lhs = rhs` or a compound assignment (`+=`, ...).
+type AssignExpr struct {
+	Range source.Range
+	Op    string // "=", "+=", "-=", "*=", "/=", "%="
+	Lhs   Expr
+	Rhs   Expr
+}
+
+// CastExpr is `x as T`.
+type CastExpr struct {
+	Range source.Range
+	X     Expr
+	Type  *Type
+}
+
+// ArrayExpr is `[a, b, c]`; ArrayRepeatExpr is `[x; n]`.
+type ArrayExpr struct {
+	Range source.Range
+	Elems []Expr
+}
+
+type ArrayRepeatExpr struct {
+	Range source.Range
+	Elem  Expr
+	Len   Expr
+}
+
+// TupleExpr is `(a, b)` or `()`.
+type TupleExpr struct {
+	Range source.Range
+	Elems []Expr
+}
+
+// ParenExpr is `(x)`.
+type ParenExpr struct {
+	Range source.Range
+	X     Expr
+}
+
+// RangeExpr is `lo..hi`, `lo..=hi`, `..hi`, `lo..` or `..`.
+type RangeExpr struct {
+	Range     source.Range
+	Lo, Hi    Expr // either may be nil
+	Inclusive bool
+}
+
+// BlockExpr is `{ stmts }`. The value of the block is the last statement when
+// it is an ExprStmt without a semicolon.
+type BlockExpr struct {
+	Range source.Range
+	Stmts []Stmt
+	// Unsafe or async blocks are accepted and treated as plain blocks.
+	Label string
+}
+
+// IfExpr is `if cond { } else ...`; with Let set it is `if let Pat = cond`.
+type IfExpr struct {
+	Range source.Range
+	Let   Pattern // nil for a plain if
+	Cond  Expr
+	Then  *BlockExpr
+	Else  Expr // nil, *BlockExpr or *IfExpr
+}
+
+// ForExpr is `for pat in iter { body }`.
+type ForExpr struct {
+	Range source.Range
+	Pat   Pattern
+	Iter  Expr
+	Body  *BlockExpr
+}
+
+// WhileExpr is `while cond { body }` (Let set for `while let`).
+type WhileExpr struct {
+	Range source.Range
+	Let   Pattern
+	Cond  Expr
+	Body  *BlockExpr
+}
+
+// LoopExpr is `loop { body }`.
+type LoopExpr struct {
+	Range source.Range
+	Body  *BlockExpr
+}
+
+// MatchExpr is `match x { arms }`.
+type MatchExpr struct {
+	Range source.Range
+	X     Expr
+	Arms  []*MatchArm
+}
+
+// MatchArm is `pat [if guard] => body`.
+type MatchArm struct {
+	Range source.Range
+	Pats  []Pattern // alternatives separated by |
+	Guard Expr
+	Body  Expr
+}
+
+// BreakExpr, ContinueExpr and ReturnExpr.
+type BreakExpr struct {
+	Range source.Range
+	Value Expr
+}
+
+type ContinueExpr struct{ Range source.Range }
+
+type ReturnExpr struct {
+	Range source.Range
+	Value Expr
+}
+
+// MacroExpr is a macro call: println!, print!, eprintln!, format!, dbg!,
+// assert!, assert_eq!, assert_ne!, vec!, panic!, todo!, unimplemented!.
+// Args are parsed as comma-separated expressions (vec![x; n] sets Repeat).
+type MacroExpr struct {
+	Range    source.Range
+	Name     string
+	NameSpan source.Range
+	Args     []Expr
+	Repeat   bool // vec![elem; len]: Args = [elem, len]
+}
+
+// ClosureExpr is `|a, b| body` or `move |x: T| { ... }`.
+type ClosureExpr struct {
+	Range  source.Range
+	Params []*Param
+	Body   Expr
+}
+
+// StructExpr is a struct literal: `Channel::WebSocket { port: 3000 }`.
+// A field written as shorthand (`{ port }`) has Value set to a PathExpr.
+type StructExpr struct {
+	Range  source.Range
+	Path   []PathSegment
+	Fields []*FieldInit
+	Base   Expr // ..base
+}
+
+// FieldInit is `name: value` inside a struct literal.
+type FieldInit struct {
+	Range source.Range
+	Name  string
+	Value Expr
+}
+
+// TryExpr is `x?`; AwaitExpr is `x.await`.
+type TryExpr struct {
+	Range source.Range
+	X     Expr
+}
+
+type AwaitExpr struct {
+	Range source.Range
+	X     Expr
+}
+
+// BadExpr stands where the parser could not build an expression; a parse
+// diagnostic has already been reported for it.
+type BadExpr struct{ Range source.Range }
+
+func (e *PathExpr) Span() source.Range        { return e.Range }
+func (e *LitExpr) Span() source.Range         { return e.Range }
+func (e *CallExpr) Span() source.Range        { return e.Range }
+func (e *MethodCallExpr) Span() source.Range  { return e.Range }
+func (e *FieldExpr) Span() source.Range       { return e.Range }
+func (e *IndexExpr) Span() source.Range       { return e.Range }
+func (e *UnaryExpr) Span() source.Range       { return e.Range }
+func (e *BinaryExpr) Span() source.Range      { return e.Range }
+func (e *AssignExpr) Span() source.Range      { return e.Range }
+func (e *CastExpr) Span() source.Range        { return e.Range }
+func (e *ArrayExpr) Span() source.Range       { return e.Range }
+func (e *ArrayRepeatExpr) Span() source.Range { return e.Range }
+func (e *TupleExpr) Span() source.Range       { return e.Range }
+func (e *ParenExpr) Span() source.Range       { return e.Range }
+func (e *RangeExpr) Span() source.Range       { return e.Range }
+func (e *BlockExpr) Span() source.Range       { return e.Range }
+func (e *IfExpr) Span() source.Range          { return e.Range }
+func (e *ForExpr) Span() source.Range         { return e.Range }
+func (e *WhileExpr) Span() source.Range       { return e.Range }
+func (e *LoopExpr) Span() source.Range        { return e.Range }
+func (e *MatchExpr) Span() source.Range       { return e.Range }
+func (e *BreakExpr) Span() source.Range       { return e.Range }
+func (e *ContinueExpr) Span() source.Range    { return e.Range }
+func (e *ReturnExpr) Span() source.Range      { return e.Range }
+func (e *MacroExpr) Span() source.Range       { return e.Range }
+func (e *ClosureExpr) Span() source.Range     { return e.Range }
+func (e *StructExpr) Span() source.Range      { return e.Range }
+func (e *TryExpr) Span() source.Range         { return e.Range }
+func (e *AwaitExpr) Span() source.Range       { return e.Range }
+func (e *BadExpr) Span() source.Range         { return e.Range }
+
+func (*PathExpr) expr()        {}
+func (*LitExpr) expr()         {}
+func (*CallExpr) expr()        {}
+func (*MethodCallExpr) expr()  {}
+func (*FieldExpr) expr()       {}
+func (*IndexExpr) expr()       {}
+func (*UnaryExpr) expr()       {}
+func (*BinaryExpr) expr()      {}
+func (*AssignExpr) expr()      {}
+func (*CastExpr) expr()        {}
+func (*ArrayExpr) expr()       {}
+func (*ArrayRepeatExpr) expr() {}
+func (*TupleExpr) expr()       {}
+func (*ParenExpr) expr()       {}
+func (*RangeExpr) expr()       {}
+func (*BlockExpr) expr()       {}
+func (*IfExpr) expr()          {}
+func (*ForExpr) expr()         {}
+func (*WhileExpr) expr()       {}
+func (*LoopExpr) expr()        {}
+func (*MatchExpr) expr()       {}
+func (*BreakExpr) expr()       {}
+func (*ContinueExpr) expr()    {}
+func (*ReturnExpr) expr()      {}
+func (*MacroExpr) expr()       {}
+func (*ClosureExpr) expr()     {}
+func (*StructExpr) expr()      {}
+func (*TryExpr) expr()         {}
+func (*AwaitExpr) expr()       {}
+func (*BadExpr) expr()         {}
