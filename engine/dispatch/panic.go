@@ -19,7 +19,24 @@ type Panic struct {
 	// Labels are notes about the values involved, such as "`b` is on
 	// Cuda(0)", that the interpreter may attach to spans.
 	Labels []string
+	// Fixes are mechanical repairs the interpreter can turn into edits.
+	Fixes []FixHint
 }
+
+// FixHint describes a machine-applicable fix in terms of the call's inputs.
+// The interpreter turns it into text edits: it replaces the source text of
+// input Arg (numbered as Panic.Input) with NewText, in which {0} stands for
+// the receiver's source text and {1}, {2}, ... for the arguments' texts, and
+// it adds AddFeature to the burn dependency's features in Cargo.toml.
+type FixHint struct {
+	Title      string
+	Arg        int    // input whose text is replaced; NoArg to replace nothing
+	NewText    string
+	AddFeature string // burn feature to enable, "" for none
+}
+
+// NoArg marks a FixHint that edits no input of the call.
+const NoArg = -2
 
 func (p *Panic) Error() string { return p.Message }
 

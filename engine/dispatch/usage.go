@@ -12,6 +12,7 @@ type UsageError struct {
 	// Feature is the burn feature that would make the call compile, for
 	// Code "feature-not-enabled" (the interpreter offers a Cargo.toml fix).
 	Feature string
+	Fixes   []FixHint
 }
 
 func (e *UsageError) Error() string { return e.Message }
