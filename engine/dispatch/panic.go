@@ -30,7 +30,7 @@ type Panic struct {
 // it adds AddFeature to the burn dependency's features in Cargo.toml.
 type FixHint struct {
 	Title      string
-	Arg        int    // input whose text is replaced; NoArg to replace nothing
+	Arg        int // input whose text is replaced; NoArg to replace nothing
 	NewText    string
 	AddFeature string // burn feature to enable, "" for none
 }
