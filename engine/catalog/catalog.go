@@ -1,0 +1,388 @@
+package catalog
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed records/*.json
+var recordFiles embed.FS
+
+//go:embed panics.tsv
+var panicTable string
+
+// Record is one catalog entry: what a diagnostic code means, where Burn
+// raises it, and how to avoid it. Empty strings and zero stand for the
+// JSON nulls of the stored record.
+type Record struct {
+	Code             string // the slug; also the file name and the diagnostic code
+	Repo             string // "tracel-ai/burn" or "dispatch-playground/playground"
+	Title            string // errorMessage on one line, placeholders shown as …
+	Message          string // errorMessage: the message as written in the source
+	Pattern          string // messagePattern: finds the printed message
+	Type             string // errorType: panic, compile, error, validation, limit
+	Class            string // errorClass: the Rust error type of a returned error
+	Severity         string
+	FilePath         string
+	Line             int
+	GithubURL        string
+	Documentation    string
+	TriggerScenarios string
+	CommonSituations string
+	Solutions        []string
+	ExampleFix       string
+	HandlingStrategy string
+	ValidationCode   string
+	TypeGuard        string
+	TryCatchPattern  string
+	PreventionTips   []string
+	Tags             []string
+	BackgroundTag    string
+
+	raw      json.RawMessage
+	re       *regexp.Regexp
+	literals int // characters of Pattern outside its capture groups
+}
+
+// JSON returns the stored record object (the inner "record" value) with
+// insignificant whitespace removed and every other byte as stored.
+func (r Record) JSON() json.RawMessage { return bytes.Clone(r.raw) }
+
+// clone copies the slices so that callers cannot change the shared catalog.
+func (r Record) clone() Record {
+	r.Solutions = slices.Clone(r.Solutions)
+	r.PreventionTips = slices.Clone(r.PreventionTips)
+	r.Tags = slices.Clone(r.Tags)
+	return r
+}
+
+// Row is one row of Burn's panic table, panics.tsv.
+type Row struct {
+	ID   string
+	File string // crates/...rs, or crates/...rs@commit (post-snapshot)
+	// Line is the line number at commit 2c06be35, a comma-separated list
+	// when one message is raised at several lines, or the enclosing
+	// function ("fn place") for post-snapshot sites.
+	Line      string
+	Kind      string // panic, expect, assert_eq, unimplemented, unreachable, error, ...
+	Message   string // with real newlines; "(bare unreachable!())" for a bare macro
+	Cfg       string
+	Scenario  string
+	Reachable string // "yes", "yes (edge)", "internal", "no (swallowed)", ...
+}
+
+// UserReachable reports whether user code can reach the site.
+func (r Row) UserReachable() bool { return strings.HasPrefix(r.Reachable, "yes") }
+
+// All returns every record, sorted by code.
+func All() []Record {
+	c := load()
+	out := make([]Record, len(c.records))
+	for i, r := range c.records {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+// Codes returns every code, sorted.
+func Codes() []string {
+	c := load()
+	out := make([]string, len(c.records))
+	for i, r := range c.records {
+		out[i] = r.Code
+	}
+	return out
+}
+
+// ByCode returns the record of a diagnostic code.
+func ByCode(code string) (Record, bool) {
+	c := load()
+	i, ok := c.byCode[code]
+	if !ok {
+		return Record{}, false
+	}
+	return c.records[i].clone(), true
+}
+
+// PanicRow returns the row of panics.tsv with the given id.
+func PanicRow(id string) (Row, bool) {
+	c := load()
+	i, ok := c.rowByID[id]
+	if !ok {
+		return Row{}, false
+	}
+	return c.rows[i], true
+}
+
+// ByPanicID returns the record of the message raised at a panic site.
+// The row's message is looked up as written in the source and, failing
+// that, as Rust prints it, so that a record keyed either way is found.
+func ByPanicID(id string) (Record, bool) {
+	c := load()
+	row, ok := PanicRow(id)
+	if !ok {
+		return Record{}, false
+	}
+	for _, msg := range []string{sourceMessage(row), printedMessage(row)} {
+		if i, ok := c.byMessage[messageKey(msg)]; ok {
+			return c.records[i].clone(), true
+		}
+	}
+	return Record{}, false
+}
+
+type catalog struct {
+	records   []Record
+	byCode    map[string]int
+	byMessage map[string]int
+	rows      []Row
+	rowByID   map[string]int
+}
+
+// load parses the embedded data once. The data is part of the build and
+// checked by the package tests, so a malformed file is a programming error.
+var load = sync.OnceValue(func() *catalog {
+	c, err := parse(recordFiles, panicTable)
+	if err != nil {
+		panic("catalog: " + err.Error())
+	}
+	return c
+})
+
+func parse(files embed.FS, table string) (*catalog, error) {
+	c := &catalog{
+		byCode:    map[string]int{},
+		byMessage: map[string]int{},
+		rowByID:   map[string]int{},
+	}
+	rows, err := parseTable(table)
+	if err != nil {
+		return nil, err
+	}
+	c.rows = rows
+	for i, r := range rows {
+		c.rowByID[r.ID] = i
+	}
+
+	names, err := files.ReadDir("records")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range names {
+		data, err := files.ReadFile(path.Join("records", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		r, err := parseRecord(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		c.records = append(c.records, r)
+	}
+	slices.SortFunc(c.records, func(a, b Record) int { return strings.Compare(a.Code, b.Code) })
+	for i, r := range c.records {
+		if _, dup := c.byCode[r.Code]; dup {
+			return nil, fmt.Errorf("code %q is used by two records", r.Code)
+		}
+		c.byCode[r.Code] = i
+		if r.Repo == burnRepo {
+			c.byMessage[messageKey(r.Message)] = i
+		}
+	}
+	return c, nil
+}
+
+const burnRepo = "tracel-ai/burn"
+
+// storedRecord mirrors the JSON keys of a record.
+type storedRecord struct {
+	Slug             string   `json:"slug"`
+	Repo             string   `json:"repo"`
+	ErrorMessage     string   `json:"errorMessage"`
+	MessagePattern   string   `json:"messagePattern"`
+	ErrorType        string   `json:"errorType"`
+	ErrorClass       *string  `json:"errorClass"`
+	Severity         string   `json:"severity"`
+	FilePath         *string  `json:"filePath"`
+	LineNumber       *int     `json:"lineNumber"`
+	GithubURL        *string  `json:"githubUrl"`
+	Documentation    string   `json:"documentation"`
+	TriggerScenarios string   `json:"triggerScenarios"`
+	CommonSituations string   `json:"commonSituations"`
+	Solutions        []string `json:"solutions"`
+	ExampleFix       *string  `json:"exampleFix"`
+	HandlingStrategy string   `json:"handlingStrategy"`
+	ValidationCode   *string  `json:"validationCode"`
+	TypeGuard        *string  `json:"typeGuard"`
+	TryCatchPattern  *string  `json:"tryCatchPattern"`
+	PreventionTips   []string `json:"preventionTips"`
+	Tags             []string `json:"tags"`
+	BackgroundTag    string   `json:"backgroundTag"`
+}
+
+func parseRecord(data []byte) (Record, error) {
+	var file struct {
+		Record json.RawMessage `json:"record"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return Record{}, err
+	}
+	var s storedRecord
+	if err := json.Unmarshal(file.Record, &s); err != nil {
+		return Record{}, err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, file.Record); err != nil {
+		return Record{}, err
+	}
+	re, err := regexp.Compile(s.MessagePattern)
+	if err != nil {
+		return Record{}, fmt.Errorf("messagePattern: %w", err)
+	}
+	r := Record{
+		Code:             s.Slug,
+		Repo:             s.Repo,
+		Title:            title(s.ErrorMessage, s.Slug),
+		Message:          s.ErrorMessage,
+		Pattern:          s.MessagePattern,
+		Type:             s.ErrorType,
+		Class:            deref(s.ErrorClass),
+		Severity:         s.Severity,
+		FilePath:         deref(s.FilePath),
+		GithubURL:        deref(s.GithubURL),
+		Documentation:    s.Documentation,
+		TriggerScenarios: s.TriggerScenarios,
+		CommonSituations: s.CommonSituations,
+		Solutions:        s.Solutions,
+		ExampleFix:       deref(s.ExampleFix),
+		HandlingStrategy: s.HandlingStrategy,
+		ValidationCode:   deref(s.ValidationCode),
+		TypeGuard:        deref(s.TypeGuard),
+		TryCatchPattern:  deref(s.TryCatchPattern),
+		PreventionTips:   s.PreventionTips,
+		Tags:             s.Tags,
+		BackgroundTag:    s.BackgroundTag,
+		raw:              compact.Bytes(),
+		re:               re,
+		literals:         literalLength(s.MessagePattern),
+	}
+	if s.LineNumber != nil {
+		r.Line = *s.LineNumber
+	}
+	return r, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func parseTable(table string) ([]Row, error) {
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "id\t") {
+		return nil, fmt.Errorf("panics.tsv: missing header")
+	}
+	rows := make([]Row, 0, len(lines)-1)
+	for n, line := range lines[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) != 8 {
+			return nil, fmt.Errorf("panics.tsv:%d: %d fields, want 8", n+2, len(f))
+		}
+		rows = append(rows, Row{
+			ID: f[0], File: f[1], Line: f[2], Kind: f[3],
+			// The table writes a newline inside a message as the two
+			// characters \n; no message contains a literal backslash.
+			Message: strings.ReplaceAll(f[4], `\n`, "\n"),
+			Cfg:     f[5], Scenario: f[6], Reachable: f[7],
+		})
+	}
+	return rows, nil
+}
+
+// placeholder matches a Rust format argument: {}, {:?}, {name}, {0:#?}.
+var placeholder = regexp.MustCompile(`\{[A-Za-z0-9_]*(?::[^{}]*)?\}`)
+
+// messageKey erases argument names, which do not change what is printed,
+// so "{t:?} and {g:?}" and "{:?} and {:?}" are the same message.
+func messageKey(msg string) string {
+	return placeholder.ReplaceAllStringFunc(msg, func(p string) string {
+		if i := strings.IndexByte(p, ':'); i >= 0 {
+			return "{" + p[i:]
+		}
+		return "{}"
+	})
+}
+
+// bareMacro is how panics.tsv writes a macro called without a message.
+func bareMacro(msg string) bool { return strings.HasPrefix(msg, "(bare ") }
+
+// Rust's prefixes for the message of each panicking macro.
+var macroPrefix = map[string]string{
+	"unimplemented": "not implemented",
+	"unreachable":   "internal error: entered unreachable code",
+	"todo":          "not yet implemented",
+}
+
+// sourceMessage is the message as the catalog keys it (see the package
+// documentation): the source text, or Rust's text for a bare macro.
+func sourceMessage(r Row) string {
+	if bareMacro(r.Message) {
+		return macroPrefix[r.Kind]
+	}
+	return r.Message
+}
+
+// printedMessage is the row's message with the prefix Rust adds.
+func printedMessage(r Row) string {
+	prefix, ok := macroPrefix[r.Kind]
+	if !ok {
+		return r.Message
+	}
+	if bareMacro(r.Message) {
+		return prefix
+	}
+	return prefix + ": " + r.Message
+}
+
+// title renders a message on one line with placeholders shown as "…".
+// A message that is nothing but placeholders is titled by its code.
+func title(msg, code string) string {
+	first, _, _ := strings.Cut(msg, "\n")
+	t := strings.TrimSpace(placeholder.ReplaceAllString(first, "…"))
+	if strings.Trim(t, "… ") == "" {
+		return strings.ReplaceAll(code, "-", " ")
+	}
+	return t
+}
+
+// literalLength counts the characters of a pattern outside its groups: how
+// much fixed text a match must contain, a measure of how specific it is.
+func literalLength(pattern string) int {
+	n, depth := 0, 0
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\':
+			i++
+			if depth == 0 {
+				n++
+			}
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			n++
+		}
+	}
+	return n
+}
