@@ -1,0 +1,54 @@
+package abi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+// Names of the functions engine.wasm exports.
+//
+//	alloc(size u32) -> ptr u32      a buffer the host may write, kept alive until free
+//	free(ptr u32)                   releases a buffer from alloc
+//	run(ptr u32, len u32) -> u64    Request JSON in, Packed Result JSON out; the
+//	                                result stays valid until the next run; 0 on a
+//	                                request that is not valid JSON
+const (
+	ExportAlloc = "alloc"
+	ExportFree  = "free"
+	ExportRun   = "run"
+	// ExportInitialize is the reactor's start function, run once per instance.
+	ExportInitialize = "_initialize"
+)
+
+// ErrBadRequest is returned for input that is not a JSON Request.
+var ErrBadRequest = errors.New("request is not a JSON object of the form {\"config\": string, \"snippet\": string}")
+
+// Pack puts a pointer and a length into one result value.
+func Pack(ptr, length uint32) uint64 { return uint64(ptr)<<32 | uint64(length) }
+
+// Unpack is the inverse of Pack.
+func Unpack(v uint64) (ptr, length uint32) { return uint32(v >> 32), uint32(v) }
+
+// Handle runs one request given as JSON and returns the Result as JSON.
+func Handle(request []byte) ([]byte, error) {
+	var req engine.Request
+	if err := json.Unmarshal(request, &req); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	return Encode(engine.Run(req))
+}
+
+// Encode is the one JSON form of a Result: the bytes the sandbox returns,
+// `playground run --json` prints and the HTTP API sends (without the final
+// newline each of them adds).
+func Encode(res engine.Result) ([]byte, error) {
+	return json.Marshal(res)
+}
+
+// EncodeRequest is the JSON form of a Request the host sends to the guest.
+func EncodeRequest(req engine.Request) ([]byte, error) {
+	return json.Marshal(req)
+}

@@ -1,0 +1,128 @@
+package wasm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/dispatch-playground/playground/wasm/abi"
+)
+
+// minInputCapacity is the smallest request buffer allocated in a guest, so
+// that typical requests reuse one buffer for the life of the instance.
+const minInputCapacity = 64 << 10
+
+// stderrHead is how much of the guest's stderr is kept per run: the Go
+// runtime prints the reason first ("fatal error: out of memory", "panic:
+// ...") and then the stacks of every goroutine, which can be long.
+const stderrHead = 4 << 10
+
+// instance is one guest module. It is used by one goroutine at a time.
+type instance struct {
+	mod              api.Module
+	run, alloc, free api.Function
+	stack            []uint64 // reused for CallWithStack, so a call allocates nothing
+	inPtr, inCap     uint32   // the request buffer, reused across runs
+	stderr           *headWriter
+}
+
+func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.CompiledModule) (*instance, error) {
+	stderr := &headWriter{max: stderrHead}
+	// NewModuleConfig denies by default: no args, env, files or sockets;
+	// the clocks are fake and the random source deterministic.
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions(abi.ExportInitialize).
+		WithStderr(stderr)
+	mod, err := rt.InstantiateModule(ctx, compiled, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("instantiate engine.wasm: %w (guest stderr: %q)", err, stderr.String())
+	}
+	in := &instance{
+		mod:    mod,
+		run:    mod.ExportedFunction(abi.ExportRun),
+		alloc:  mod.ExportedFunction(abi.ExportAlloc),
+		free:   mod.ExportedFunction(abi.ExportFree),
+		stack:  make([]uint64, 2),
+		stderr: stderr,
+	}
+	if in.run == nil || in.alloc == nil || in.free == nil || mod.Memory() == nil {
+		_ = mod.Close(ctx)
+		return nil, fmt.Errorf("engine.wasm does not export %s, %s, %s and a memory", abi.ExportAlloc, abi.ExportFree, abi.ExportRun)
+	}
+	return in, nil
+}
+
+// call writes request into the guest, runs it and returns a copy of the
+// Result JSON: the guest overwrites its copy on the next run.
+func (in *instance) call(ctx context.Context, request []byte) ([]byte, error) {
+	in.stderr.Reset()
+	if err := in.reserve(ctx, uint32(len(request))); err != nil {
+		return nil, err
+	}
+	mem := in.mod.Memory()
+	if !mem.Write(in.inPtr, request) {
+		return nil, fmt.Errorf("request buffer at %#x is outside guest memory", in.inPtr)
+	}
+	in.stack[0], in.stack[1] = uint64(in.inPtr), uint64(len(request))
+	if err := in.run.CallWithStack(ctx, in.stack); err != nil {
+		return nil, err
+	}
+	if in.stack[0] == 0 {
+		return nil, abi.ErrBadRequest
+	}
+	ptr, n := abi.Unpack(in.stack[0])
+	view, ok := mem.Read(ptr, n)
+	if !ok {
+		return nil, fmt.Errorf("result at %#x+%d is outside guest memory", ptr, n)
+	}
+	return bytes.Clone(view), nil
+}
+
+// reserve makes the request buffer hold at least n bytes.
+func (in *instance) reserve(ctx context.Context, n uint32) error {
+	if n <= in.inCap {
+		return nil
+	}
+	capacity := uint32(minInputCapacity)
+	for capacity < n {
+		capacity *= 2
+	}
+	if in.inCap != 0 {
+		in.stack[0] = uint64(in.inPtr)
+		if err := in.free.CallWithStack(ctx, in.stack); err != nil {
+			return err
+		}
+		in.inPtr, in.inCap = 0, 0
+	}
+	in.stack[0] = uint64(capacity)
+	if err := in.alloc.CallWithStack(ctx, in.stack); err != nil {
+		return err
+	}
+	in.inPtr, in.inCap = uint32(in.stack[0]), capacity
+	return nil
+}
+
+// memoryPages is the current size of the guest's linear memory.
+func (in *instance) memoryPages() uint32 { return in.mod.Memory().Size() / PageSize }
+
+func (in *instance) close(ctx context.Context) error { return in.mod.Close(ctx) }
+
+// headWriter keeps the first max bytes written to it.
+type headWriter struct {
+	max int
+	buf []byte
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.buf); room > 0 {
+		w.buf = append(w.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (w *headWriter) Reset()         { w.buf = w.buf[:0] }
+func (w *headWriter) String() string { return string(w.buf) }

@@ -1,0 +1,334 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/wasm/abi"
+)
+
+// Errors of Run. A run stopped by a limit is not an error: it has a Result
+// that says which limit it hit.
+var (
+	// ErrBusy: every instance is running and the queue is full.
+	ErrBusy = errors.New("wasm: every instance is busy and the queue is full")
+	// ErrUnavailable: no instance could be started.
+	ErrUnavailable = errors.New("wasm: the sandbox cannot start an instance")
+	// ErrClosed: the sandbox was closed.
+	ErrClosed = errors.New("wasm: the sandbox is closed")
+	// ErrCrashed: the guest trapped for a reason other than a limit, which
+	// means a bug in the engine. The instance was replaced.
+	ErrCrashed = errors.New("wasm: the engine crashed")
+)
+
+// instantiateTimeout bounds starting one instance (about 10 ms normally).
+const instantiateTimeout = 30 * time.Second
+
+// Config configures New.
+type Config struct {
+	// Module is the bytes of engine.wasm.
+	Module []byte
+	Limits Limits
+	// Cache shares compiled code between sandboxes of one process, or keeps
+	// it on disk across processes (wazero.NewCompilationCacheWithDir). Nil
+	// means a cache of this sandbox's own.
+	Cache wazero.CompilationCache
+	// Logger receives a record for every instance replaced after a failure.
+	// Nil discards them.
+	Logger *slog.Logger
+}
+
+// Sandbox runs requests through a pool of engine.wasm instances. It is safe
+// for concurrent use.
+type Sandbox struct {
+	limits   Limits
+	runtime  wazero.Runtime
+	compiled wazero.CompiledModule
+	log      *slog.Logger
+
+	// slots holds one entry per pool slot: an idle instance, or nil for a
+	// slot whose instance was discarded and not yet replaced.
+	slots chan *instance
+	// admitted holds a token for each run either executing or waiting.
+	admitted chan struct{}
+
+	done chan struct{}
+	// mu orders replace against Close: a replacement starts only while the
+	// sandbox is open, and Close waits for those already started.
+	mu        sync.Mutex
+	closed    bool
+	replacing sync.WaitGroup
+
+	counters counters
+}
+
+type counters struct {
+	instances, running                                                    atomic.Int64
+	runs, busy, timeLimits, memoryLimits, resultLimits, crashes, recycled atomic.Int64
+}
+
+// Stats is a snapshot of the sandbox's gauges and counters.
+type Stats struct {
+	PoolSize  int   // configured instances
+	Instances int64 // live instances
+	Running   int64 // runs executing now
+	Waiting   int64 // runs admitted and waiting for an instance
+
+	Runs         int64 // runs that returned a Result
+	Busy         int64 // runs refused with ErrBusy
+	TimeLimits   int64 // runs stopped by the wall time limit
+	MemoryLimits int64 // runs stopped by the memory limit
+	ResultLimits int64 // runs whose Result was over the size limit
+	Crashes      int64 // runs that trapped for another reason
+	Recycled     int64 // instances replaced because their memory had grown
+}
+
+// New compiles the module and starts Limits.PoolSize instances.
+func New(ctx context.Context, cfg Config) (*Sandbox, error) {
+	if err := cfg.Limits.validate(); err != nil {
+		return nil, err
+	}
+	cache := cfg.Cache
+	if cache == nil {
+		cache = wazero.NewCompilationCache()
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
+		WithCloseOnContextDone(true).
+		WithMemoryLimitPages(cfg.Limits.MemoryPages).
+		WithCompilationCache(cache))
+	s := &Sandbox{
+		limits:   cfg.Limits,
+		runtime:  rt,
+		log:      logger,
+		slots:    make(chan *instance, cfg.Limits.PoolSize),
+		admitted: make(chan struct{}, cfg.Limits.PoolSize+cfg.Limits.QueueLength),
+		done:     make(chan struct{}),
+	}
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("%w: WASI: %v", ErrUnavailable, err)
+	}
+	compiled, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
+	if err != nil {
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("%w: compile engine.wasm: %v", ErrUnavailable, err)
+	}
+	s.compiled = compiled
+	for range cfg.Limits.PoolSize {
+		in, err := s.instantiate()
+		if err != nil {
+			_ = s.Close(ctx)
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		s.slots <- in
+	}
+	return s, nil
+}
+
+// Limits returns the limits the sandbox was created with.
+func (s *Sandbox) Limits() Limits { return s.limits }
+
+// Run runs one request and decodes its Result.
+func (s *Sandbox) Run(ctx context.Context, req engine.Request) (engine.Result, error) {
+	request, err := abi.EncodeRequest(req)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	out, err := s.RunJSON(ctx, request)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	var res engine.Result
+	if err := json.Unmarshal(out, &res); err != nil {
+		return engine.Result{}, fmt.Errorf("decode the guest's Result: %w", err)
+	}
+	return res, nil
+}
+
+// RunJSON runs a Request given as JSON and returns the Result JSON, byte for
+// byte what abi.Handle returns natively for the same input. A run stopped by
+// a limit returns the Result that says so, not an error.
+func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
+	select {
+	case s.admitted <- struct{}{}:
+	default:
+		s.counters.busy.Add(1)
+		return nil, ErrBusy
+	}
+	defer func() { <-s.admitted }()
+
+	var in *instance
+	select {
+	case in = <-s.slots:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.done:
+		return nil, ErrClosed
+	}
+	if in == nil {
+		var err error
+		if in, err = s.instantiate(); err != nil {
+			s.slots <- nil
+			s.log.Error("sandbox: start an instance", "err", err)
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+	}
+
+	s.counters.running.Add(1)
+	runCtx, cancel := context.WithTimeout(ctx, s.limits.WallTime)
+	out, err := in.call(runCtx, request)
+	cancel()
+	s.counters.running.Add(-1)
+
+	switch {
+	case err == nil:
+		if pages := in.memoryPages(); pages > s.limits.RecyclePages {
+			s.counters.recycled.Add(1)
+			s.replace(in, "memory grew", slog.Uint64("pages", uint64(pages)))
+		} else {
+			s.slots <- in
+		}
+		s.counters.runs.Add(1)
+		if len(out) > s.limits.ResultBytes {
+			s.counters.resultLimits.Add(1)
+			return abi.Encode(ResultLimitResult(snippetOf(request), len(out), s.limits.ResultBytes))
+		}
+		return out, nil
+	case errors.Is(err, abi.ErrBadRequest):
+		// The guest rejected the input before running anything.
+		s.slots <- in
+		return nil, err
+	}
+
+	stderr := in.stderr.String()
+	s.replace(in, "run failed", slog.String("err", err.Error()), slog.String("stderr", stderr))
+	switch {
+	case s.isClosed():
+		return nil, ErrClosed
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		s.counters.runs.Add(1)
+		s.counters.timeLimits.Add(1)
+		return abi.Encode(TimeLimitResult(snippetOf(request), s.limits.WallTime))
+	case strings.Contains(stderr, "out of memory"):
+		s.counters.runs.Add(1)
+		s.counters.memoryLimits.Add(1)
+		return abi.Encode(MemoryLimitResult(snippetOf(request), s.limits.MemoryPages))
+	}
+	s.counters.crashes.Add(1)
+	return nil, fmt.Errorf("%w: %v: %s", ErrCrashed, err, firstLines(stderr, 3))
+}
+
+// Stats returns the current gauges and counters.
+func (s *Sandbox) Stats() Stats {
+	c := &s.counters
+	running := c.running.Load()
+	return Stats{
+		PoolSize:     s.limits.PoolSize,
+		Instances:    c.instances.Load(),
+		Running:      running,
+		Waiting:      max(0, int64(len(s.admitted))-running),
+		Runs:         c.runs.Load(),
+		Busy:         c.busy.Load(),
+		TimeLimits:   c.timeLimits.Load(),
+		MemoryLimits: c.memoryLimits.Load(),
+		ResultLimits: c.resultLimits.Load(),
+		Crashes:      c.crashes.Load(),
+		Recycled:     c.recycled.Load(),
+	}
+}
+
+// Close stops accepting runs, closes every instance and releases the
+// compiled code. Runs still executing fail with ErrClosed.
+func (s *Sandbox) Close(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.done)
+	s.mu.Unlock()
+	s.replacing.Wait()
+	err := s.runtime.Close(ctx)
+	s.counters.instances.Store(0)
+	return err
+}
+
+func (s *Sandbox) isClosed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *Sandbox) instantiate() (*instance, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), instantiateTimeout)
+	defer cancel()
+	in, err := instantiate(ctx, s.runtime, s.compiled)
+	if err == nil {
+		s.counters.instances.Add(1)
+	}
+	return in, err
+}
+
+// replace closes in and starts its successor in the background, so the run
+// that failed can answer at once; the slot stays taken until the successor
+// is ready, or is returned empty if it cannot start.
+func (s *Sandbox) replace(in *instance, why string, attrs ...any) {
+	_ = in.close(context.Background())
+	s.counters.instances.Add(-1)
+	s.log.Info("sandbox: replace instance", append([]any{"why", why}, attrs...)...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		s.slots <- nil
+		return
+	}
+	s.replacing.Add(1)
+	go func() {
+		defer s.replacing.Done()
+		next, err := s.instantiate()
+		if err != nil {
+			s.log.Error("sandbox: start an instance", "err", err)
+			next = nil
+		}
+		s.slots <- next
+	}()
+}
+
+// snippetOf recovers the snippet of a request for a limit's diagnostic.
+func snippetOf(request []byte) string {
+	var req engine.Request
+	_ = json.Unmarshal(request, &req)
+	return req.Snippet
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
+}

@@ -1,0 +1,333 @@
+package wasm_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/wasm"
+	"github.com/dispatch-playground/playground/wasm/abi"
+	"github.com/dispatch-playground/playground/wasm/wasmtest"
+)
+
+// Snippets the fault guest (wasm/internal/faultguest) misbehaves on.
+const (
+	spin  = "spin"
+	grow  = "grow"
+	crash = "crash"
+)
+
+var requests = []engine.Request{
+	{},
+	{Snippet: "let device = Device::default();\nlet t = Tensor::<2>::ones([2, 3], &device);\nprintln!(\"{}\", t);\n"},
+	{Config: "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n", Snippet: "let a = Tensor::<1>::from_floats([1.0, 2.0], &Device::cuda(0));"},
+	{Snippet: "fn main() { let x = \"<&>\u00e9\"; }"},
+}
+
+func testLimits() wasm.Limits {
+	l := wasm.DefaultLimits()
+	l.PoolSize = 2
+	return l
+}
+
+func encode(t testing.TB, req engine.Request) []byte {
+	t.Helper()
+	b, err := abi.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func decode(t testing.TB, b []byte) engine.Result {
+	t.Helper()
+	var res engine.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("decode %q: %v", b, err)
+	}
+	return res
+}
+
+func TestRunJSONMatchesNative(t *testing.T) {
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
+	for _, req := range requests {
+		in := encode(t, req)
+		want, err := abi.Handle(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 { // a reused instance must answer the same
+			got, err := sb.RunJSON(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("request %q:\nsandbox %s\nnative  %s", in, got, want)
+			}
+		}
+	}
+}
+
+func TestRunDecodesResult(t *testing.T) {
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
+	got, err := sb.Run(context.Background(), requests[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := abi.Encode(engine.Run(requests[1]))
+	if b, _ := abi.Encode(got); string(b) != string(want) {
+		t.Fatalf("Run gave %s, native %s", b, want)
+	}
+}
+
+func TestBadRequestKeepsInstance(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), l)
+	if _, err := sb.RunJSON(context.Background(), []byte(`{"snippet": 7}`)); !errors.Is(err, abi.ErrBadRequest) {
+		t.Fatalf("got %v, want ErrBadRequest", err)
+	}
+	if _, err := sb.RunJSON(context.Background(), encode(t, requests[1])); err != nil {
+		t.Fatal(err)
+	}
+	if s := sb.Stats(); s.Crashes != 0 || s.Instances != 1 {
+		t.Fatalf("stats after a bad request: %+v", s)
+	}
+}
+
+// limitDiagnostic checks a Result produced by the host for a limit.
+func limitDiagnostic(t *testing.T, res engine.Result, code, snippet string) {
+	t.Helper()
+	if res.Status != engine.StatusRejected || len(res.Diagnostics) != 1 {
+		t.Fatalf("want one rejected diagnostic, got %+v", res)
+	}
+	d := res.Diagnostics[0]
+	if d.Code != code || d.Severity != "error" || d.Phase != "run" || d.File != "main.rs" {
+		t.Fatalf("diagnostic %+v, want code %s, error, run, main.rs", d, code)
+	}
+	if d.Span.Start.Offset != 0 || d.Span.End.Offset != len(snippet) {
+		t.Fatalf("span %+v does not cover the snippet %q", d.Span, snippet)
+	}
+}
+
+// afterFailure checks that the sandbox still serves a normal request.
+func afterFailure(t *testing.T, sb *wasm.Sandbox) {
+	t.Helper()
+	in := encode(t, requests[1])
+	want, _ := abi.Handle(in)
+	got, err := sb.RunJSON(context.Background(), in)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("next run: %v, %s", err, got)
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	l.WallTime = 200 * time.Millisecond
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	start := time.Now()
+	out, err := sb.RunJSON(context.Background(), encode(t, engine.Request{Snippet: spin}))
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elapsed > l.WallTime+500*time.Millisecond {
+		t.Errorf("stopped after %v, want at most %v", elapsed, l.WallTime+500*time.Millisecond)
+	}
+	res := decode(t, out)
+	limitDiagnostic(t, res, wasm.CodeTimeLimit, spin)
+	if want := "the run did not finish within the playground's time limit of 200ms"; res.Diagnostics[0].Message != want {
+		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
+	}
+	afterFailure(t, sb)
+	if s := sb.Stats(); s.TimeLimits != 1 || s.Instances != 1 {
+		t.Errorf("stats %+v, want one time limit and one instance", s)
+	}
+}
+
+func TestMemoryLimit(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	l.MemoryPages = 512
+	l.RecyclePages = 256
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	out, err := sb.RunJSON(context.Background(), encode(t, engine.Request{Snippet: grow}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := decode(t, out)
+	limitDiagnostic(t, res, wasm.CodeMemoryLimit, grow)
+	if want := "the run needed more memory than the playground's limit of 32 MiB"; res.Diagnostics[0].Message != want {
+		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
+	}
+	afterFailure(t, sb)
+	if s := sb.Stats(); s.MemoryLimits != 1 {
+		t.Errorf("stats %+v, want one memory limit", s)
+	}
+}
+
+func TestCrashIsAnErrorAndReplacesTheInstance(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	_, err := sb.RunJSON(context.Background(), encode(t, engine.Request{Snippet: crash}))
+	if !errors.Is(err, wasm.ErrCrashed) {
+		t.Fatalf("got %v, want ErrCrashed", err)
+	}
+	afterFailure(t, sb)
+	if s := sb.Stats(); s.Crashes != 1 {
+		t.Errorf("stats %+v, want one crash", s)
+	}
+}
+
+func TestBusyWhenQueueIsFull(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	l.QueueLength = 0
+	l.WallTime = time.Second
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	started := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		close(started)
+		_, err := sb.RunJSON(context.Background(), encode(t, engine.Request{Snippet: spin}))
+		done <- err
+	}()
+	<-started
+	deadline := time.Now().Add(time.Second)
+	for sb.Stats().Running == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := sb.RunJSON(context.Background(), encode(t, requests[0])); !errors.Is(err, wasm.ErrBusy) {
+		t.Fatalf("got %v, want ErrBusy", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := sb.Stats(); s.Busy != 1 {
+		t.Errorf("stats %+v, want one busy refusal", s)
+	}
+}
+
+func TestQueuedRunWaitsForAnInstance(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	l.QueueLength = 1
+	l.WallTime = 300 * time.Millisecond
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	done := make(chan error)
+	go func() {
+		_, err := sb.RunJSON(context.Background(), encode(t, engine.Request{Snippet: spin}))
+		done <- err
+	}()
+	for sb.Stats().Running == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	afterFailure(t, sb) // waits for the spinning run's replacement
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCallerCancellation(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := sb.RunJSON(ctx, encode(t, engine.Request{Snippet: spin})); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want the caller's deadline", err)
+	}
+	afterFailure(t, sb)
+	if s := sb.Stats(); s.TimeLimits != 0 {
+		t.Errorf("the caller's own deadline counted as a time limit: %+v", s)
+	}
+}
+
+func TestRecycleAfterMemoryGrowth(t *testing.T) {
+	l := testLimits()
+	l.PoolSize = 1
+	l.RecyclePages = 1 // every instance is above it after any run
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), l)
+	for range 3 {
+		afterFailure(t, sb)
+	}
+	if s := sb.Stats(); s.Recycled != 3 || s.Crashes != 0 {
+		t.Errorf("stats %+v, want three recycled instances", s)
+	}
+}
+
+func TestResultLimit(t *testing.T) {
+	l := testLimits()
+	l.ResultBytes = 10
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), l)
+	out, err := sb.RunJSON(context.Background(), encode(t, requests[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limitDiagnostic(t, decode(t, out), wasm.CodeResultLimit, requests[1].Snippet)
+}
+
+func TestConcurrentRunsAreIsolated(t *testing.T) {
+	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
+	want := make([][]byte, len(requests))
+	for i, req := range requests {
+		want[i], _ = abi.Handle(encode(t, req))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				k := (g + i) % len(requests)
+				got, err := sb.RunJSON(context.Background(), encode(t, requests[k]))
+				switch {
+				case errors.Is(err, wasm.ErrBusy):
+				case err != nil:
+					errs <- err
+				case string(got) != string(want[k]):
+					errs <- errors.New("wrong result for request " + string(encode(t, requests[k])))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestCloseRefusesRuns(t *testing.T) {
+	sb, err := wasm.New(context.Background(), wasm.Config{Module: wasmtest.Build(t), Limits: testLimits(), Cache: wasmtest.Cache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.RunJSON(context.Background(), encode(t, requests[0])); !errors.Is(err, wasm.ErrClosed) {
+		t.Fatalf("got %v, want ErrClosed", err)
+	}
+}
+
+func TestNewRejectsBadModuleAndLimits(t *testing.T) {
+	if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte("not wasm"), Limits: testLimits()}); !errors.Is(err, wasm.ErrUnavailable) {
+		t.Errorf("bad module: got %v, want ErrUnavailable", err)
+	}
+	bad := testLimits()
+	bad.RecyclePages = bad.MemoryPages + 1
+	if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte{}, Limits: bad}); err == nil {
+		t.Error("a recycle threshold above the memory limit was accepted")
+	}
+	tooSmall := testLimits()
+	tooSmall.MemoryPages, tooSmall.RecyclePages = 8, 8
+	if _, err := wasm.New(context.Background(), wasm.Config{Module: wasmtest.Build(t), Limits: tooSmall, Cache: wasmtest.Cache()}); !errors.Is(err, wasm.ErrUnavailable) {
+		t.Errorf("8 pages: got %v, want ErrUnavailable", err)
+	}
+}
