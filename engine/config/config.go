@@ -1,0 +1,278 @@
+package config
+
+import (
+	"sort"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+)
+
+// DefaultManifest is what an empty Cargo.toml stands for.
+const DefaultManifest = "[dependencies]\nburn = \"0.22\"\n"
+
+// Config is what the playground reads from the user's Cargo.toml.
+type Config struct {
+	// Dispatch is what the dispatch model needs. Its Features hold every
+	// enabled "crate/feature", closed under Burn's feature graph, plus the
+	// pseudo-feature DefaultBackend when burn-dispatch's build script would
+	// set cfg(default_backend). Its Hardware has the defaults described at
+	// defaultHardware for whatever [package.metadata.playground.hardware]
+	// leaves out.
+	Dispatch dispatch.Config
+	// BurnFeatures are the features of burn as the user listed them, in
+	// order, across every declaration of burn (for the UI).
+	BurnFeatures []string
+	// DefaultFeatures reports whether burn's default features are on.
+	DefaultFeatures bool
+	// BurnDeclared is false when Cargo.toml does not declare burn (or is
+	// empty) and the implicit `burn = "0.22"` stands in.
+	BurnDeclared bool
+	// BurnVersion is the version requirement of burn as written.
+	BurnVersion string
+	// FeaturesArray is the range of the features array of the burn
+	// dependency, or zero.
+	FeaturesArray source.Range
+	// BurnDep is the range of the burn dependency's value: the string, the
+	// inline table, the [dependencies.burn] header, or the first key of a
+	// dotted `burn.version = ...`. Zero when burn is not declared.
+	BurnDep source.Range
+	// EnvRanges holds where each variable of Dispatch.Env is set (its value).
+	EnvRanges map[string]source.Range
+	// ServerRanges holds where each of Dispatch.Servers is declared, in the
+	// same order.
+	ServerRanges []source.Range
+
+	// The document and the burn declaration, for AddFeatureEdit; doc is nil
+	// when the text is not valid TOML.
+	doc  *document
+	burn *dependency
+}
+
+// parser carries one Parse call.
+type parser struct {
+	doc   *document
+	diags diag.List
+	env   map[string]*value // the values of [package.metadata.playground] env
+}
+
+func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
+
+// Parse reads a Cargo.toml. It never fails: what it cannot read becomes a
+// diagnostic, and the Config falls back to what an empty Cargo.toml means.
+// A TOML syntax error leaves nothing readable, so the Config is then the
+// default one.
+func Parse(text string) (*Config, diag.List) {
+	doc, perr := buildDocument(text)
+	if perr == nil {
+		perr = decodeError(text)
+	}
+	if perr != nil {
+		c := build(&parser{doc: &document{text: DefaultManifest, root: newTable(formRoot)}}, true)
+		c.doc = nil
+		diags := diag.List{errInvalidTOML(perr.message, perr.span)}
+		return c, diags
+	}
+	p := &parser{doc: doc}
+	c := build(p, len(doc.root.names) == 0)
+	p.diags.Sort()
+	return c, p.diags
+}
+
+// decodeError runs go-toml's decoder, which checks what the parser leaves
+// to the consumer: duplicate keys, tables defined twice, dates and numbers
+// out of range. Its errors carry a line and a byte column.
+func decodeError(text string) *parseError {
+	var discard map[string]any
+	err := toml.Unmarshal([]byte(text), &discard)
+	if err == nil {
+		return nil
+	}
+	de, ok := err.(*toml.DecodeError)
+	if !ok {
+		return &parseError{message: err.Error()}
+	}
+	row, col := de.Position()
+	start := offsetOf(text, row, col)
+	return &parseError{message: decodeMessage(de), span: source.Range{Start: start, End: tokenEnd(text, start)}}
+}
+
+// decodeMessage strips the "toml: " prefix go-toml puts on its errors.
+func decodeMessage(de *toml.DecodeError) string {
+	msg := de.Error()
+	const prefix = "toml: "
+	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
+		return msg[len(prefix):]
+	}
+	return msg
+}
+
+// offsetOf turns a 1-based line and byte column into an offset.
+func offsetOf(text string, line, col int) int {
+	offset := 0
+	for l := 1; l < line && offset < len(text); offset++ {
+		if text[offset] == '\n' {
+			l++
+		}
+	}
+	offset += col - 1
+	return max(0, min(offset, len(text)))
+}
+
+// tokenEnd extends an error position over the key or word it starts, so
+// that the span covers what the message talks about.
+func tokenEnd(text string, start int) int {
+	end := start
+	if end < len(text) && (text[end] == '"' || text[end] == '\'') {
+		quote := text[end]
+		end++
+		for end < len(text) && text[end] != quote && text[end] != '\n' {
+			end++
+		}
+		if end < len(text) && text[end] == quote {
+			end++
+		}
+		return end
+	}
+	for end < len(text) {
+		c := text[end]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '=' || c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == '.' && end > start {
+			break
+		}
+		end++
+	}
+	if end == start && end < len(text) {
+		end++
+	}
+	return end
+}
+
+// build reads everything from a parsed document. implicit is true when the
+// document declares nothing, which means the default manifest.
+func build(p *parser, implicit bool) *Config {
+	c := &Config{doc: p.doc}
+	p.env = map[string]*value{}
+	p.checkTopLevel()
+	deps := p.readDependencies()
+	own := p.readOwnFeatures(deps)
+
+	declared := false
+	for _, d := range deps {
+		if burnCrates[d.pkg] {
+			declared = true
+		}
+	}
+	if !declared {
+		if !implicit {
+			p.add(p.noBurnWarning())
+		}
+		deps = append(deps, &dependency{
+			table: "dependencies", name: "burn", pkg: "burn", version: "0.22",
+			defaultFeatures: true, synthetic: true, value: &value{kind: kindString, text: "0.22"},
+		})
+	}
+
+	r := newResolver(burnGraph, own, deps)
+	r.run()
+	for _, d := range deps {
+		if burnCrates[d.pkg] && d.optional && !r.activeDeps[d.name] {
+			p.add(warnOptional(d.name, d.value.span))
+			r.forceActivate(d.name)
+		}
+	}
+	c.Dispatch.Features = r.features()
+
+	c.BurnDeclared = declared
+	c.burn = primaryBurn(deps)
+	seen := map[string]bool{}
+	for _, d := range deps {
+		if d.pkg != "burn" {
+			continue
+		}
+		c.DefaultFeatures = c.DefaultFeatures || d.defaultFeatures || d.workspace
+		for _, f := range d.features {
+			if f.valid && !seen[f.name] {
+				seen[f.name] = true
+				c.BurnFeatures = append(c.BurnFeatures, f.name)
+			}
+		}
+	}
+	if b := c.burn; b != nil {
+		c.BurnVersion = b.version
+		if !b.synthetic {
+			c.BurnDep = b.value.span
+		}
+		if b.featuresValue != nil {
+			c.FeaturesArray = b.featuresValue.span
+		}
+	}
+	p.readPlayground(c)
+	return c
+}
+
+// primaryBurn is the declaration of burn that edits go to: the first in
+// [dependencies], else the first anywhere.
+func primaryBurn(deps []*dependency) *dependency {
+	var first *dependency
+	for _, d := range deps {
+		if d.pkg != "burn" {
+			continue
+		}
+		if d.table == "dependencies" {
+			return d
+		}
+		if first == nil {
+			first = d
+		}
+	}
+	return first
+}
+
+// cargoTopLevelKeys are the top-level keys Cargo knows; a key outside them
+// is a typo Cargo warns about.
+var cargoTopLevelKeys = []string{
+	"package", "dependencies", "dev-dependencies", "build-dependencies", "features",
+	"target", "workspace", "profile", "lib", "bin", "example", "test", "bench",
+	"badges", "patch", "replace", "lints", "hints", "cargo-features", "project",
+	"dev_dependencies", "build_dependencies",
+}
+
+func (p *parser) checkTopLevel() {
+	known := map[string]bool{}
+	for _, k := range cargoTopLevelKeys {
+		known[k] = true
+	}
+	for _, name := range p.doc.root.names {
+		if known[name] {
+			continue
+		}
+		suggestion, _ := suggest(name, cargoTopLevelKeys)
+		p.add(warnUnusedManifestKey(quoteKey(name), p.doc.root.get(name).key, suggestion))
+	}
+}
+
+// noBurnWarning points at [dependencies] when there is one, and offers to
+// add burn there.
+func (p *parser) noBurnWarning() diag.Diagnostic {
+	var span source.Range
+	if v := p.doc.root.get("dependencies"); v != nil {
+		span = v.span
+	}
+	var fix *diag.Fix
+	if edit, ok := insertDependency(p.doc, "burn", `"0.22"`); ok {
+		fix = &diag.Fix{Title: "Add `burn = \"0.22\"` to [dependencies]", Edits: []diag.Edit{edit}}
+	}
+	return warnNoBurn(span, fix)
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

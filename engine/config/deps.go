@@ -1,0 +1,371 @@
+package config
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/source"
+)
+
+// burnCrates are the packages whose declarations decide the dispatch
+// features. burn-nn's features are kept as opaque keys: the graph does not
+// describe it.
+var burnCrates = map[string]bool{"burn": true, "burn-core": true, "burn-tensor": true, "burn-dispatch": true, "burn-nn": true}
+
+// dependencyKeys are the keys Cargo reads in a detailed dependency.
+var dependencyKeys = []string{
+	"version", "features", "default-features", "optional", "package", "workspace",
+	"git", "branch", "tag", "rev", "path", "registry", "registry-index", "base",
+	"public", "artifact", "lib", "target", "default_features",
+}
+
+// dependencyTableNames are the tables whose dependencies a snippet sees: it
+// runs like a Cargo example, which is built with the dev-dependencies too.
+var dependencyTableNames = []string{"dependencies", "dev-dependencies", "dev_dependencies"}
+
+// dependency is one declaration in a dependency table.
+type dependency struct {
+	table string // the table's dotted path: "dependencies", "target.'cfg(unix)'.dependencies"
+	name  string // the key it is declared under
+	pkg   string // the package: name, or `package = "..."`
+	value *value
+	// version is the requirement as written, empty when there is none.
+	version         string
+	defaultFeatures bool
+	features        []featureRef
+	featuresValue   *value // the features array, or nil
+	optional        bool
+	workspace       bool
+	target          bool // declared under [target.'cfg(...)']
+	synthetic       bool // the implicit `burn = "0.22"` of a Cargo.toml without burn
+}
+
+type featureRef struct {
+	name  string
+	at    *value
+	valid bool
+}
+
+func sortDependencies(ds []*dependency) {
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].value.span.Start < ds[j].value.span.Start })
+}
+
+// dependencyTables lists the dependency tables the snippet sees, with their
+// paths as Cargo prints them, in document order within each kind.
+func (p *parser) dependencyTables() []namedTable {
+	var out []namedTable
+	add := func(path string, v *value, target bool) {
+		if v == nil {
+			return
+		}
+		if v.kind != kindTable {
+			p.add(errInvalidType(v, "a map"))
+			return
+		}
+		out = append(out, namedTable{path: path, table: v.table, value: v, target: target})
+	}
+	root := p.doc.root
+	for _, name := range dependencyTableNames {
+		add(name, root.get(name), false)
+	}
+	targets := root.get("target")
+	if targets == nil {
+		return out
+	}
+	if targets.kind != kindTable {
+		p.add(errInvalidType(targets, "a map"))
+		return out
+	}
+	for _, cfg := range targets.table.names {
+		platform := targets.table.get(cfg)
+		if platform.kind != kindTable {
+			p.add(errInvalidType(platform, "a map"))
+			continue
+		}
+		for _, name := range dependencyTableNames {
+			add("target."+quoteKey(cfg)+"."+name, platform.table.get(name), true)
+		}
+	}
+	return out
+}
+
+type namedTable struct {
+	path   string
+	table  *table
+	value  *value
+	target bool
+}
+
+// quoteKey writes a key the way it must be written in a dotted path.
+func quoteKey(k string) string {
+	bare := k != ""
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			bare = false
+		}
+	}
+	if bare {
+		return k
+	}
+	return "'" + k + "'"
+}
+
+// readDependencies reads every declaration of every dependency table.
+func (p *parser) readDependencies() []*dependency {
+	var deps []*dependency
+	for _, t := range p.dependencyTables() {
+		noted := false
+		for _, name := range t.table.names {
+			d := p.readDependency(t.path, name, t.table.get(name))
+			if d == nil {
+				continue
+			}
+			d.target = t.target
+			if d.target && burnCrates[d.pkg] && !noted {
+				p.add(noteTargetDependency(t.path, t.value.span))
+				noted = true
+			}
+			deps = append(deps, d)
+		}
+	}
+	sortDependencies(deps)
+	return deps
+}
+
+func (p *parser) readDependency(tablePath, name string, v *value) *dependency {
+	d := &dependency{table: tablePath, name: name, pkg: name, value: v, defaultFeatures: true}
+	switch v.kind {
+	case kindString:
+		d.version = v.text
+	case kindTable:
+		p.readDetailedDependency(d, v.table)
+	default:
+		p.add(errInvalidType(v, `a version string like "0.9.8" or a detailed dependency like { version = "0.9.8" }`))
+		return nil
+	}
+	if burnCrates[d.pkg] {
+		p.checkDependency(d)
+	}
+	return d
+}
+
+func (p *parser) readDetailedDependency(d *dependency, t *table) {
+	hasSource := false
+	var defaultFeatures, defaultFeaturesOld *value
+	for _, key := range t.names {
+		v := t.get(key)
+		switch key {
+		case "version", "package", "git", "branch", "tag", "rev", "path", "registry", "registry-index", "base":
+			if v.kind != kindString {
+				p.add(errInvalidType(v, "a string"))
+				continue
+			}
+			switch key {
+			case "version":
+				d.version = v.text
+				hasSource = true
+			case "package":
+				d.pkg = v.text
+			case "git", "path", "registry-index":
+				hasSource = true
+			}
+		case "default-features", "default_features", "optional", "workspace", "public", "lib":
+			if v.kind != kindBool {
+				p.add(errInvalidType(v, "a boolean"))
+				continue
+			}
+			on := v.text == "true"
+			switch key {
+			case "default-features":
+				defaultFeatures = v
+			case "default_features":
+				defaultFeaturesOld = v
+			case "optional":
+				d.optional = on
+			case "workspace":
+				d.workspace = on
+				hasSource = hasSource || on
+			}
+		case "features":
+			d.featuresValue = v
+			if v.kind != kindArray {
+				p.add(errInvalidType(v, "a sequence"))
+				d.featuresValue = nil
+				continue
+			}
+			for _, item := range v.items {
+				if item.kind != kindString {
+					p.add(errInvalidType(item, "a string"))
+					continue
+				}
+				d.features = append(d.features, featureRef{name: item.text, at: item})
+			}
+		case "artifact", "target":
+			// Artifact dependencies do not change features.
+		default:
+			suggestion, _ := suggest(key, dependencyKeys[:len(dependencyKeys)-1])
+			p.add(warnUnusedManifestKey(d.table+"."+quoteKey(d.name)+"."+quoteKey(key), v.key, suggestion))
+		}
+	}
+	switch {
+	case defaultFeatures != nil:
+		d.defaultFeatures = defaultFeatures.text == "true"
+	case defaultFeaturesOld != nil:
+		d.defaultFeatures = defaultFeaturesOld.text == "true"
+	}
+	if defaultFeaturesOld != nil {
+		p.add(warnDeprecatedDefaultFeatures(d.name, defaultFeaturesOld.key))
+	}
+	if !hasSource && burnCrates[d.pkg] {
+		p.add(warnNoSource(d.name, d.value.span))
+	}
+}
+
+// checkDependency validates what a declaration of a Burn crate asks for.
+func (p *parser) checkDependency(d *dependency) {
+	for i := range d.features {
+		f := &d.features[i]
+		switch {
+		case strings.HasPrefix(f.name, "dep:"):
+			p.add(errDepSyntaxFeature(d.name, f.name, f.at.span))
+		case strings.Contains(f.name, "/"):
+			p.add(errSlashFeature(d.name, f.name, f.at.span))
+		case burnGraph.known(d.pkg) && !burnGraph.hasFeature(d.pkg, f.name):
+			p.add(errUnknownFeature(d.pkg, f.name, f.at, burnGraph.features(d.pkg)))
+		default:
+			f.valid = true
+		}
+	}
+	if d.workspace {
+		p.add(warnWorkspace(d.name, d.value.span))
+	}
+	if d.version != "" && !admitsBurnRelease(d.version) {
+		at := d.value.span
+		if d.value.kind == kindTable {
+			if v := d.value.table.get("version"); v != nil {
+				at = v.span
+			}
+		}
+		p.add(warnBurnVersion(d.pkg, d.version, at))
+	}
+}
+
+// admitsBurnRelease reports whether a version requirement can select a 0.22
+// release. Only the first comparator is read, and comparisons other than
+// caret, tilde and exact ones are given the benefit of the doubt.
+func admitsBurnRelease(requirement string) bool {
+	first, _, _ := strings.Cut(requirement, ",")
+	first = strings.TrimSpace(first)
+	switch {
+	case first == "" || first == "*":
+		return true
+	case strings.HasPrefix(first, ">") || strings.HasPrefix(first, "<"):
+		return true
+	}
+	first = strings.TrimLeft(first, "=^~ ")
+	parts := strings.SplitN(first, ".", 3)
+	if parts[0] != "0" {
+		return parts[0] == "*"
+	}
+	if len(parts) == 1 {
+		return true
+	}
+	minor := parts[1]
+	if i := strings.IndexAny(minor, "-+"); i >= 0 {
+		minor = minor[:i]
+	}
+	return minor == "22" || minor == "*" || minor == "x" || minor == "X"
+}
+
+// readOwnFeatures reads the user's [features] table: each feature's tokens,
+// checked against the dependencies they name.
+func (p *parser) readOwnFeatures(deps []*dependency) map[string][]token {
+	own := map[string][]token{}
+	v := p.doc.root.get("features")
+	if v == nil {
+		return own
+	}
+	if v.kind != kindTable {
+		p.add(errInvalidType(v, "a map"))
+		return own
+	}
+	byName := map[string]*dependency{}
+	for _, d := range deps {
+		if byName[d.name] == nil {
+			byName[d.name] = d
+		}
+	}
+	type pending struct {
+		feature string
+		at      *value
+		token   token
+	}
+	var checks []pending
+	for _, name := range v.table.names {
+		list := v.table.get(name)
+		if list.kind != kindArray {
+			p.add(errInvalidType(list, "a sequence"))
+			continue
+		}
+		tokens := []token{}
+		for _, item := range list.items {
+			if item.kind != kindString {
+				p.add(errInvalidType(item, "a string"))
+				continue
+			}
+			t := parseToken(item.text)
+			tokens = append(tokens, t)
+			checks = append(checks, pending{feature: name, at: item, token: t})
+		}
+		own[name] = tokens
+	}
+	for _, c := range checks {
+		switch c.token.kind {
+		case tokenFeature:
+			_, isFeature := own[c.token.feature]
+			d := byName[c.token.feature]
+			if !isFeature && (d == nil || !d.optional) {
+				p.add(errOwnFeatureToken(c.feature, c.at.text, c.at.span))
+			}
+		case tokenDep, tokenDepFeature, tokenWeak:
+			d := byName[c.token.crate]
+			if d == nil {
+				p.add(errOwnFeatureMissingDep(c.feature, c.at.text, c.token.crate, c.at.span))
+				continue
+			}
+			if c.token.kind != tokenDep && burnGraph.known(d.pkg) && !burnGraph.hasFeature(d.pkg, c.token.feature) {
+				p.add(errUnknownFeatureToken(d.pkg, c.token, c.at))
+			}
+		}
+	}
+	return own
+}
+
+// errUnknownFeatureToken reports "burn/cudaa" in [features]; its fix keeps
+// the dependency part and replaces the feature.
+func errUnknownFeatureToken(pkg string, t token, at *value) diag.Diagnostic {
+	sep := "/"
+	if t.kind == tokenWeak {
+		sep = "?/"
+	}
+	d := errUnknownFeature(pkg, t.feature, at, burnGraph.features(pkg))
+	for i := range d.Fixes {
+		for j := range d.Fixes[i].Edits {
+			if s, ok := suggest(t.feature, burnGraph.features(pkg)); ok {
+				d.Fixes[i].Edits[j].NewText = quoteLike(at, t.crate+sep+s)
+			}
+		}
+	}
+	return d
+}
+
+// spanOfKey is the range a diagnostic about a whole dependency points at:
+// its key when it has one, else its value.
+func spanOfKey(v *value) source.Range {
+	if v.key.Len() > 0 {
+		return v.key
+	}
+	return v.span
+}
