@@ -41,7 +41,7 @@ type value struct {
 	key source.Range
 	// text is the decoded string of a string value, else the raw text.
 	text  string
-	quote byte // a string's opening quote, '"' or '\''
+	quote byte     // a string's opening quote, '"' or '\''
 	items []*value // elements of an array, tables of an array of tables
 	table *table
 }
