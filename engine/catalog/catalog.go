@@ -313,8 +313,13 @@ func parseTable(table string) ([]Row, error) {
 var placeholder = regexp.MustCompile(`\{[A-Za-z0-9_]*(?::[^{}]*)?\}`)
 
 // messageKey erases argument names, which do not change what is printed,
-// so "{t:?} and {g:?}" and "{:?} and {:?}" are the same message.
+// so "{t:?} and {g:?}" and "{:?} and {:?}" are the same message. A message
+// that is nothing but placeholders ("{err}", "{reason}") could print
+// anything; its names are all that tell such messages apart, so they stay.
 func messageKey(msg string) string {
+	if strings.TrimSpace(placeholder.ReplaceAllString(msg, "")) == "" {
+		return msg
+	}
 	return placeholder.ReplaceAllStringFunc(msg, func(p string) string {
 		if i := strings.IndexByte(p, ':'); i >= 0 {
 			return "{" + p[i:]

@@ -12,8 +12,8 @@ import (
 const maxSearchResults = 10
 
 // Search finds the records of a pasted message, best first. Records whose
-// messagePattern occurs in the text come first, the most specific pattern
-// (the most fixed text) leading; then records whose message contains the
+// messagePattern occurs in the text come first, the match with the most
+// fixed text (outside placeholders) leading; then records whose message contains the
 // text; then records sharing at least half of the text's words. Patterns
 // made only of placeholders match anything and are left to the later
 // tiers.
@@ -35,7 +35,7 @@ func Search(text string) []Record {
 	for i, r := range c.records {
 		switch {
 		case r.literals > 0 && r.re.MatchString(text):
-			hits = append(hits, hit{i, 0, float64(r.literals)})
+			hits = append(hits, hit{i, 0, float64(fixedTextMatched(r, text))})
 		case strings.Contains(strings.ToLower(r.Message), lower):
 			hits = append(hits, hit{i, 1, float64(len(lower)) / float64(len(r.Message))})
 		default:
@@ -61,6 +61,23 @@ func Search(text string) []Record {
 		out[i] = c.records[h.index].clone()
 	}
 	return out
+}
+
+// fixedTextMatched is the length of the pattern's leftmost match in text
+// minus what its placeholders captured: the amount of the record's own
+// wording found in the text.
+func fixedTextMatched(r Record, text string) int {
+	m := r.re.FindStringSubmatchIndex(text)
+	if m == nil {
+		return 0
+	}
+	n := m[1] - m[0]
+	for g := 2; g+1 < len(m); g += 2 {
+		if m[g] >= 0 {
+			n -= m[g+1] - m[g]
+		}
+	}
+	return n
 }
 
 // words returns the distinct lowercase words of at least three letters or
