@@ -56,6 +56,9 @@ type parser struct {
 	doc   *document
 	diags diag.List
 	env   map[string]*value // the values of [package.metadata.playground] env
+	// unreadableBurn is set when a declaration of a Burn crate has the
+	// wrong type: its error says enough, without a missing-burn warning.
+	unreadableBurn bool
 }
 
 func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
@@ -165,7 +168,7 @@ func build(p *parser, implicit bool) *Config {
 		}
 	}
 	if !declared {
-		if !implicit {
+		if !implicit && !p.unreadableBurn {
 			p.add(p.noBurnWarning())
 		}
 		deps = append(deps, &dependency{

@@ -143,6 +143,9 @@ func (p *parser) readDependency(tablePath, name string, v *value) *dependency {
 		p.readDetailedDependency(d, v.table)
 	default:
 		p.add(errInvalidType(v, `a version string like "0.9.8" or a detailed dependency like { version = "0.9.8" }`))
+		if burnCrates[name] {
+			p.unreadableBurn = true
+		}
 		return nil
 	}
 	if burnCrates[d.pkg] {

@@ -116,7 +116,7 @@ func insertDependency(doc *document, name, val string) (diag.Edit, bool) {
 		}
 		return insertEdit(len(text), "\n\n[dependencies]\n"+name+" = "+val+"\n"), true
 	}
-	if deps.kind != kindTable {
+	if deps.kind != kindTable || deps.table.get(name) != nil {
 		return diag.Edit{}, false
 	}
 	return insertKey(doc, deps, name, val)
