@@ -249,7 +249,7 @@ func parseRecord(data []byte) (Record, error) {
 	r := Record{
 		Code:             s.Slug,
 		Repo:             s.Repo,
-		Title:            title(s.ErrorMessage, s.Slug),
+		Title:            title(s.Repo, s.ErrorMessage, s.Slug),
 		Message:          s.ErrorMessage,
 		Pattern:          s.MessagePattern,
 		Type:             s.ErrorType,
@@ -359,16 +359,28 @@ func printedMessage(r Row) string {
 	return prefix + ": " + r.Message
 }
 
-// title renders a message on one line with placeholders shown as "…".
-// A message that is nothing but placeholders is titled by its code.
-func title(msg, code string) string {
+// title is a record's heading. A Burn record is titled by its message on
+// one line, placeholders shown as "…" (a message of placeholders only, by
+// its code); a playground record by its code, whose words are chosen to
+// read as a title.
+func title(repo, msg, code string) string {
 	first, _, _ := strings.Cut(msg, "\n")
 	t := strings.TrimSpace(placeholder.ReplaceAllString(first, "…"))
-	if strings.Trim(t, "… ") == "" {
-		return strings.ReplaceAll(code, "-", " ")
+	if (repo == burnRepo && strings.Trim(t, "… ") != "") || code == "" {
+		return t
 	}
-	return t
+	words := strings.Split(code, "-")
+	for i, w := range words {
+		if spelled, ok := titleWords[w]; ok {
+			words[i] = spelled
+		}
+	}
+	words[0] = strings.ToUpper(words[0][:1]) + words[0][1:]
+	return strings.Join(words, " ")
 }
+
+// titleWords spells the words of codes that are not written in lowercase.
+var titleWords = map[string]string{"utf8": "UTF-8", "toml": "TOML", "api": "API"}
 
 // literalLength counts the characters of a pattern outside its groups: how
 // much fixed text a match must contain, a measure of how specific it is.

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dispatch-playground/playground/engine/diag"
 )
 
 // sharedDir is the team's shared folder, beside the repository root.
@@ -185,7 +187,7 @@ func TestCodesAreSlugsOfTheirMessages(t *testing.T) {
 			continue
 		}
 		msg := f.rec["errorMessage"].(string)
-		want := slugOf(msg)
+		want := diag.Slug(msg)
 		if slug == want {
 			continue
 		}
