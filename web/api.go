@@ -1,0 +1,207 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/store"
+	"github.com/dispatch-playground/playground/wasm"
+	"github.com/dispatch-playground/playground/wasm/abi"
+)
+
+// handleRun answers POST /api/run: a Request in, the sandbox's Result out,
+// byte for byte. A user's error is a Result (200); only the server's own
+// limits are HTTP errors.
+func (s *Server) handleRun(c echo.Context) error {
+	body, err := readBody(c, s.cfg.Limits.BodyBytes)
+	if err != nil {
+		s.metrics.refuse(limitBody)
+		return err
+	}
+	var req engine.Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest,
+			Message: `the body must be a JSON object {"config": string, "snippet": string}: ` + err.Error()}
+	}
+	if err := s.checkRequest(req); err != nil {
+		return err
+	}
+	// The body goes to the guest as it came: it decodes it with the same
+	// encoding/json as above, so re-encoding would only cost time.
+	out, err := s.runJSON(c.Request().Context(), body)
+	if err != nil {
+		return s.runError(err)
+	}
+	return writeJSON(c, out)
+}
+
+// checkRequest applies the server's limits that need the decoded Request.
+func (s *Server) checkRequest(req engine.Request) error {
+	if len(req.Snippet) > s.cfg.Limits.SnippetBytes {
+		s.metrics.refuse(limitSnippet)
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeSnippetTooLarge,
+			Message: fmt.Sprintf("the snippet is %d bytes, more than the limit of %d", len(req.Snippet), s.cfg.Limits.SnippetBytes)}
+	}
+	return nil
+}
+
+// runJSON runs a request in the sandbox and records it.
+func (s *Server) runJSON(ctx context.Context, request []byte) ([]byte, error) {
+	if s.cfg.Sandbox == nil {
+		s.metrics.observe("error", 0)
+		return nil, fmt.Errorf("%w: %v", wasm.ErrUnavailable, s.cfg.SandboxError)
+	}
+	start := time.Now()
+	out, err := s.cfg.Sandbox.RunJSON(ctx, request)
+	status := "error"
+	if err == nil {
+		status = statusOf(out)
+	}
+	if !errors.Is(err, wasm.ErrBusy) {
+		s.metrics.observe(status, time.Since(start))
+	}
+	return out, err
+}
+
+// run is the runner the pages get: the same path as /api/run.
+func (s *Server) run(ctx context.Context, req engine.Request) (engine.Result, error) {
+	if err := s.checkRequest(req); err != nil {
+		return engine.Result{}, err
+	}
+	request, err := abi.EncodeRequest(req)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	out, err := s.runJSON(ctx, request)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	var res engine.Result
+	err = json.Unmarshal(out, &res)
+	return res, err
+}
+
+// statusOf reads the status of a Result JSON without decoding the rest:
+// json.Marshal writes the fields of engine.Result in order, status first.
+func statusOf(result []byte) string {
+	for _, status := range []string{engine.StatusOK, engine.StatusPanicked, engine.StatusRejected} {
+		if bytes.HasPrefix(result, []byte(`{"status":"`+status+`"`)) {
+			return status
+		}
+	}
+	return "error"
+}
+
+// runError maps an error of the sandbox to the API's answer.
+func (s *Server) runError(err error) error {
+	switch {
+	case errors.Is(err, wasm.ErrBusy):
+		return &apiError{Status: http.StatusTooManyRequests, Code: codeBusy,
+			Message: "every sandbox instance is busy and the queue is full; retry after the time in Retry-After"}
+	case errors.Is(err, wasm.ErrUnavailable), errors.Is(err, wasm.ErrClosed):
+		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: err.Error()}
+	case errors.Is(err, wasm.ErrCrashed):
+		s.log.Error("engine crashed", "err", err)
+		return &apiError{Status: http.StatusInternalServerError, Code: codeCrashed,
+			Message: "the engine crashed on this request; this is a bug in the playground"}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// The client went away; nobody reads this answer.
+		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: err.Error()}
+	}
+	return err
+}
+
+func (s *Server) handleCatalog(c echo.Context) error {
+	return c.JSONBlob(http.StatusOK, s.catalog)
+}
+
+func (s *Server) handleSharePut(c echo.Context) error {
+	if s.cfg.Shares == nil {
+		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: "sharing is off on this server"}
+	}
+	body, err := readBody(c, store.MaxStateBytes)
+	if err != nil {
+		s.metrics.refuse(limitState)
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeStateTooLarge, Message: store.ErrTooLarge.Error()}
+	}
+	id, err := s.cfg.Shares.Put(c.Request().Context(), body)
+	switch {
+	case errors.Is(err, store.ErrNotJSON):
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: err.Error()}
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"id": id})
+}
+
+func (s *Server) handleShareGet(c echo.Context) error {
+	if s.cfg.Shares == nil {
+		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: "sharing is off on this server"}
+	}
+	state, err := s.cfg.Shares.Get(c.Request().Context(), c.Param("id"))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return &apiError{Status: http.StatusNotFound, Code: codeNotFound, Message: "no shared state with this id"}
+	case err != nil:
+		return err
+	}
+	return writeJSON(c, state)
+}
+
+// handleHealth is 200 when runs can succeed, 503 when the sandbox did not
+// start.
+func (s *Server) handleHealth(c echo.Context) error {
+	if s.cfg.Sandbox == nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "sandbox": s.cfg.SandboxError.Error()})
+	}
+	st := s.cfg.Sandbox.Stats()
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version, "instances": st.Instances})
+}
+
+func (s *Server) handleMetrics(c echo.Context) error {
+	var stats *wasm.Stats
+	if s.cfg.Sandbox != nil {
+		st := s.cfg.Sandbox.Stats()
+		stats = &st
+	}
+	var buf bytes.Buffer
+	s.metrics.write(&buf, stats)
+	return c.Blob(http.StatusOK, "text/plain; version=0.0.4; charset=utf-8", buf.Bytes())
+}
+
+// readBody reads at most limit bytes, or fails with 413.
+func readBody(c echo.Context, limit int64) ([]byte, error) {
+	r := http.MaxBytesReader(c.Response(), c.Request().Body, limit)
+	body, err := io.ReadAll(r)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeBodyTooLarge,
+			Message: fmt.Sprintf("the request body is larger than the limit of %d bytes", limit)}
+	case err != nil:
+		return nil, &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: "reading the body: " + err.Error()}
+	}
+	return body, nil
+}
+
+// writeJSON sends JSON bytes as they are, with the newline every JSON
+// answer of this server ends with.
+func writeJSON(c echo.Context, body []byte) error {
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	_, err := w.Write([]byte{'\n'})
+	return err
+}

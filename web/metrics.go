@@ -1,0 +1,134 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/wasm"
+)
+
+// The metrics are written by hand in Prometheus' text format (version
+// 0.0.4): a dozen counters and one histogram do not justify the client
+// library and its dependencies.
+
+// runStatuses are the label values of playground_runs_total: the Result
+// statuses, and "error" for a run that produced no Result.
+var runStatuses = []string{engine.StatusOK, engine.StatusPanicked, engine.StatusRejected, "error"}
+
+// latencyBuckets are the upper bounds of the run latency histogram: from a
+// warm run of a small snippet to the default wall time limit.
+var latencyBuckets = [...]time.Duration{
+	250 * time.Microsecond, 500 * time.Microsecond,
+	time.Millisecond, 2500 * time.Microsecond, 5 * time.Millisecond,
+	10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond,
+	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2500 * time.Millisecond,
+}
+
+// Limits the server refuses requests for, besides the sandbox's.
+const (
+	limitBody    = "body"
+	limitSnippet = "snippet"
+	limitState   = "state"
+)
+
+type metrics struct {
+	runs    [4]atomic.Int64 // by runStatuses
+	buckets [len(latencyBuckets) + 1]atomic.Int64
+	sumNS   atomic.Int64
+
+	body, snippet, state atomic.Int64 // requests refused with 413
+}
+
+func (m *metrics) observe(status string, took time.Duration) {
+	for i, s := range runStatuses {
+		if s == status {
+			m.runs[i].Add(1)
+			break
+		}
+	}
+	i := 0
+	for i < len(latencyBuckets) && took > latencyBuckets[i] {
+		i++
+	}
+	m.buckets[i].Add(1)
+	m.sumNS.Add(int64(took))
+}
+
+func (m *metrics) refuse(limit string) {
+	switch limit {
+	case limitBody:
+		m.body.Add(1)
+	case limitSnippet:
+		m.snippet.Add(1)
+	case limitState:
+		m.state.Add(1)
+	}
+}
+
+// write prints every metric. stats is nil when the sandbox did not start.
+func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
+	family(w, "playground_runs_total", "counter", "Runs through the sandbox, by Result status; error means no Result.")
+	for i, s := range runStatuses {
+		fmt.Fprintf(w, "playground_runs_total{status=%q} %d\n", s, m.runs[i].Load())
+	}
+
+	family(w, "playground_run_duration_seconds", "histogram", "Time a run spent in the sandbox, queueing included.")
+	var cumulative int64
+	for i, le := range latencyBuckets {
+		cumulative += m.buckets[i].Load()
+		fmt.Fprintf(w, "playground_run_duration_seconds_bucket{le=%q} %d\n", strconv.FormatFloat(le.Seconds(), 'g', -1, 64), cumulative)
+	}
+	cumulative += m.buckets[len(latencyBuckets)].Load()
+	fmt.Fprintf(w, "playground_run_duration_seconds_bucket{le=\"+Inf\"} %d\n", cumulative)
+	fmt.Fprintf(w, "playground_run_duration_seconds_sum %s\n", strconv.FormatFloat(time.Duration(m.sumNS.Load()).Seconds(), 'g', -1, 64))
+	fmt.Fprintf(w, "playground_run_duration_seconds_count %d\n", cumulative)
+
+	var s wasm.Stats
+	if stats != nil {
+		s = *stats
+	}
+	family(w, "playground_limit_hits_total", "counter", "Requests and runs stopped by a limit.")
+	for _, hit := range []struct {
+		limit string
+		n     int64
+	}{
+		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()},
+		{"queue", s.Busy}, {"time", s.TimeLimits}, {"memory", s.MemoryLimits}, {"result", s.ResultLimits},
+	} {
+		fmt.Fprintf(w, "playground_limit_hits_total{limit=%q} %d\n", hit.limit, hit.n)
+	}
+
+	gauge(w, "playground_sandbox_up", "1 if the sandbox started.", boolInt(stats != nil))
+	gauge(w, "playground_sandbox_pool_size", "Configured sandbox instances.", int64(s.PoolSize))
+	gauge(w, "playground_sandbox_instances", "Live sandbox instances.", s.Instances)
+	gauge(w, "playground_sandbox_running", "Runs executing now.", s.Running)
+	gauge(w, "playground_sandbox_waiting", "Runs waiting for an instance.", s.Waiting)
+	counter(w, "playground_sandbox_crashes_total", "Runs whose guest trapped for a reason other than a limit.", s.Crashes)
+	counter(w, "playground_sandbox_recycled_total", "Instances replaced because their memory had grown.", s.Recycled)
+}
+
+func family(w io.Writer, name, kind, help string) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, kind)
+}
+
+func gauge(w io.Writer, name, help string, v int64) {
+	family(w, name, "gauge", help)
+	fmt.Fprintf(w, "%s %d\n", name, v)
+}
+
+func counter(w io.Writer, name, help string, v int64) {
+	family(w, name, "counter", help)
+	fmt.Fprintf(w, "%s %d\n", name, v)
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

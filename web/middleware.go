@@ -1,0 +1,175 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// CORSConfig configures cross-origin access to /api/*.
+type CORSConfig struct {
+	// AllowOrigins lists the origins that may call the API from a browser;
+	// "*" allows any. Empty turns CORS off.
+	AllowOrigins []string
+	// AllowWrites also lets those origins POST (run and share). Reads
+	// (GET, HEAD) are allowed whenever AllowOrigins is not empty.
+	AllowWrites bool
+	// MaxAge is how long a browser may cache a preflight answer.
+	MaxAge time.Duration
+}
+
+// DefaultCORSConfig lets any origin read the API (the catalog, shared
+// states) and no origin post to it: a docs page that embeds the playground
+// runs the engine in the browser, not here.
+var DefaultCORSConfig = CORSConfig{AllowOrigins: []string{"*"}, MaxAge: 10 * time.Minute}
+
+// CORSWithConfig answers preflights and adds the CORS headers for /api/*.
+// Echo's own CORS middleware allows the same origins for every method; here
+// reads and writes are separate.
+func CORSWithConfig(cfg CORSConfig) echo.MiddlewareFunc {
+	methods := []string{http.MethodGet, http.MethodHead}
+	if cfg.AllowWrites {
+		methods = append(methods, http.MethodPost)
+	}
+	allowMethods := strings.Join(methods, ", ")
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if !strings.HasPrefix(req.URL.Path, "/api/") || len(cfg.AllowOrigins) == 0 {
+				return next(c)
+			}
+			h := c.Response().Header()
+			h.Add(echo.HeaderVary, echo.HeaderOrigin)
+			origin := req.Header.Get(echo.HeaderOrigin)
+			allowed := origin != "" && (slices.Contains(cfg.AllowOrigins, "*") || slices.Contains(cfg.AllowOrigins, origin))
+			preflight := req.Method == http.MethodOptions && req.Header.Get(echo.HeaderAccessControlRequestMethod) != ""
+			if preflight {
+				if allowed && slices.Contains(methods, req.Header.Get(echo.HeaderAccessControlRequestMethod)) {
+					h.Set(echo.HeaderAccessControlAllowOrigin, allowOrigin(cfg, origin))
+					h.Set(echo.HeaderAccessControlAllowMethods, allowMethods)
+					h.Set(echo.HeaderAccessControlAllowHeaders, echo.HeaderContentType)
+					h.Set(echo.HeaderAccessControlMaxAge, strconv.Itoa(int(cfg.MaxAge.Seconds())))
+				}
+				return c.NoContent(http.StatusNoContent)
+			}
+			if allowed && slices.Contains(methods, req.Method) {
+				h.Set(echo.HeaderAccessControlAllowOrigin, allowOrigin(cfg, origin))
+				h.Set(echo.HeaderAccessControlExposeHeaders, echo.HeaderRetryAfter)
+			}
+			return next(c)
+		}
+	}
+}
+
+func allowOrigin(cfg CORSConfig, origin string) string {
+	if slices.Contains(cfg.AllowOrigins, "*") {
+		return "*"
+	}
+	return origin
+}
+
+// requestLogger logs one structured record per request.
+func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogMethod:        true,
+		LogURIPath:       true,
+		LogStatus:        true,
+		LogLatency:       true,
+		LogRemoteIP:      true,
+		LogContentLength: true,
+		LogResponseSize:  true,
+		LogError:         true,
+		HandleError:      true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= http.StatusInternalServerError {
+				level = slog.LevelError
+			}
+			attrs := []slog.Attr{
+				slog.String("method", v.Method),
+				slog.String("path", v.URIPath),
+				slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency),
+				slog.String("remote", v.RemoteIP),
+				slog.String("bytes_in", v.ContentLength),
+				slog.Int64("bytes_out", v.ResponseSize),
+			}
+			if v.Error != nil {
+				attrs = append(attrs, slog.String("err", v.Error.Error()))
+			}
+			logger.LogAttrs(context.Background(), level, "request", attrs...)
+			return nil
+		},
+	})
+}
+
+// apiError is the JSON error body of /api/*: {"error": {"code", "message"}}.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+// Error codes of the API.
+const (
+	codeBadRequest       = "bad_request"
+	codeBodyTooLarge     = "request_too_large"
+	codeSnippetTooLarge  = "snippet_too_large"
+	codeStateTooLarge    = "state_too_large"
+	codeBusy             = "busy"
+	codeUnavailable      = "sandbox_unavailable"
+	codeCrashed          = "engine_crashed"
+	codeNotFound         = "not_found"
+	codeMethodNotAllowed = "method_not_allowed"
+	codeInternal         = "internal"
+)
+
+// errorHandler answers errors under /api/ and on /healthz with the JSON
+// body; pages get Echo's default.
+func errorHandler(e *echo.Echo, logger *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		path := c.Request().URL.Path
+		if !strings.HasPrefix(path, "/api/") && path != "/api" {
+			e.DefaultHTTPErrorHandler(err, c)
+			return
+		}
+		ae, ok := err.(*apiError)
+		if !ok {
+			ae = &apiError{Status: http.StatusInternalServerError, Code: codeInternal, Message: "internal server error"}
+			if he, isHTTP := err.(*echo.HTTPError); isHTTP {
+				ae.Status = he.Code
+				ae.Message = strings.ToLower(http.StatusText(he.Code))
+				switch he.Code {
+				case http.StatusNotFound:
+					ae.Code = codeNotFound
+				case http.StatusMethodNotAllowed:
+					ae.Code = codeMethodNotAllowed
+				case http.StatusRequestEntityTooLarge:
+					ae.Code = codeBodyTooLarge
+				default:
+					if he.Code < http.StatusInternalServerError {
+						ae.Code = codeBadRequest
+					}
+				}
+			} else {
+				logger.Error("api", "path", path, "err", err)
+			}
+		}
+		if ae.Status == http.StatusTooManyRequests {
+			c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(retryAfter.Seconds())))
+		}
+		_ = c.JSON(ae.Status, map[string]*apiError{"error": ae})
+	}
+}

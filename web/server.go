@@ -1,0 +1,147 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/dispatch-playground/playground/engine/catalog"
+	"github.com/dispatch-playground/playground/store"
+	"github.com/dispatch-playground/playground/wasm"
+	"github.com/dispatch-playground/playground/web/ui"
+)
+
+// Config configures New.
+type Config struct {
+	// Sandbox runs every request. Nil means it could not start, and
+	// SandboxError says why; runs then answer 503.
+	Sandbox      *wasm.Sandbox
+	SandboxError error
+	// Shares keeps shared states. Nil turns sharing off (503).
+	Shares *store.Store
+	// Static is the tree served under /static/; nil means the files
+	// embedded from web/static.
+	Static  fs.FS
+	Limits  Limits
+	CORS    CORSConfig
+	Version string
+	// Logger receives request logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is the playground's HTTP server. It is an http.Handler.
+type Server struct {
+	cfg     Config
+	echo    *echo.Echo
+	log     *slog.Logger
+	assets  *assets
+	metrics metrics
+	catalog []byte // the JSON of /api/catalog, built once
+}
+
+// New builds the server and its routes.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Static == nil {
+		cfg.Static = Static()
+	}
+	if cfg.Sandbox == nil && cfg.SandboxError == nil {
+		cfg.SandboxError = wasm.ErrUnavailable
+	}
+	a, err := newAssets(cfg.Static)
+	if err != nil {
+		return nil, fmt.Errorf("index static files: %w", err)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, assets: a, catalog: catalogJSON()}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = errorHandler(e, s.log)
+	e.Use(middleware.Recover())
+	e.Use(requestLogger(s.log))
+	e.Use(CORSWithConfig(cfg.CORS))
+
+	e.POST("/api/run", s.handleRun)
+	e.GET("/api/catalog", s.handleCatalog)
+	e.POST("/api/share", s.handleSharePut)
+	e.GET("/api/share/:id", s.handleShareGet)
+	e.GET("/healthz", s.handleHealth)
+	e.GET("/metrics", s.handleMetrics)
+	e.GET("/static/*", a.serve)
+	e.HEAD("/static/*", a.serve)
+
+	deps := ui.Deps{Run: s.run, Version: cfg.Version, AssetURL: a.URL}
+	if cfg.Shares != nil {
+		deps.Shares = cfg.Shares
+	}
+	ui.Register(e, deps)
+	s.echo = e
+	return s, nil
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// AssetURL is the versioned URL of a file under /static/.
+func (s *Server) AssetURL(name string) string { return s.assets.URL(name) }
+
+// Serve answers requests on ln until ctx is done, then shuts down
+// gracefully: it stops accepting, and waits up to ShutdownTimeout for the
+// requests in flight.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	s.log.Info("listening", "addr", "http://"+ln.Addr().String())
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "timeout", ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// ListenAndServe listens on addr and calls Serve.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// catalogJSON is the array of every record's JSON, in the catalog's order.
+func catalogJSON() []byte {
+	buf := []byte{'['}
+	for i, r := range catalog.All() {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, r.JSON()...)
+	}
+	return append(buf, ']', '\n')
+}
