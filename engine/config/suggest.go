@@ -14,7 +14,9 @@ func suggest(name string, candidates []string) (string, bool) {
 	best, bestDistance := "", limit+1
 	lower := strings.ToLower(name)
 	for _, c := range candidates {
-		if c == name {
+		// The distance is at least the difference in length; skipping
+		// hopeless candidates keeps a huge name from costing much.
+		if c == name || abs(len(c)-len(name)) >= bestDistance {
 			continue
 		}
 		if d := editDistance(lower, strings.ToLower(c)); d < bestDistance {
@@ -49,4 +51,11 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
