@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/dispatch-playground/playground/engine/diag"
 )
 
 //go:embed records/*.json
@@ -46,9 +49,13 @@ type Record struct {
 	Tags             []string
 	BackgroundTag    string
 
-	raw      json.RawMessage
-	re       *regexp.Regexp
-	literals int // characters of Pattern outside its capture groups
+	raw json.RawMessage
+	re  *regexp.Regexp
+	// placeholders lists the capture groups that stand for placeholders.
+	placeholders []int
+	// matchesAnything is set for a pattern with no fixed text, which
+	// identifies no message.
+	matchesAnything bool
 }
 
 // JSON returns the stored record object (the inner "record" value) with
@@ -124,6 +131,9 @@ func PanicRow(id string) (Row, bool) {
 // ByPanicID returns the record of the message raised at a panic site.
 // The row's message is looked up as written in the source and, failing
 // that, as Rust prints it, so that a record keyed either way is found.
+// A row whose message column describes the message rather than quoting it
+// (the check envelope, a user-defined reason) is found by the slug of that
+// column, which is the record's code.
 func ByPanicID(id string) (Record, bool) {
 	c := load()
 	row, ok := PanicRow(id)
@@ -134,6 +144,9 @@ func ByPanicID(id string) (Record, bool) {
 		if i, ok := c.byMessage[messageKey(msg)]; ok {
 			return c.records[i].clone(), true
 		}
+	}
+	if i, ok := c.byCode[diag.Slug(sourceMessage(row))]; ok && c.records[i].Repo == burnRepo {
+		return c.records[i].clone(), true
 	}
 	return Record{}, false
 }
@@ -246,6 +259,10 @@ func parseRecord(data []byte) (Record, error) {
 	if err != nil {
 		return Record{}, fmt.Errorf("messagePattern: %w", err)
 	}
+	groups, err := placeholderGroups(s.MessagePattern)
+	if err != nil {
+		return Record{}, fmt.Errorf("messagePattern: %w", err)
+	}
 	r := Record{
 		Code:             s.Slug,
 		Repo:             s.Repo,
@@ -271,7 +288,9 @@ func parseRecord(data []byte) (Record, error) {
 		BackgroundTag:    s.BackgroundTag,
 		raw:              compact.Bytes(),
 		re:               re,
-		literals:         literalLength(s.MessagePattern),
+		placeholders:     groups,
+		// Text without a single letter cannot contain any message's wording.
+		matchesAnything: re.MatchString("\x00"),
 	}
 	if s.LineNumber != nil {
 		r.Line = *s.LineNumber
@@ -382,24 +401,27 @@ func title(repo, msg, code string) string {
 // titleWords spells the words of codes that are not written in lowercase.
 var titleWords = map[string]string{"utf8": "UTF-8", "toml": "TOML", "api": "API"}
 
-// literalLength counts the characters of a pattern outside its groups: how
-// much fixed text a match must contain, a measure of how specific it is.
-func literalLength(pattern string) int {
-	n, depth := 0, 0
-	for i := 0; i < len(pattern); i++ {
-		switch c := pattern[i]; {
-		case c == '\\':
-			i++
-			if depth == 0 {
-				n++
+// placeholderGroups returns the numbers of the capture groups written
+// "(.+?)", the form a placeholder takes in a pattern.
+func placeholderGroups(pattern string) ([]int, error) {
+	tree, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	var groups []int
+	var walk func(*syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		if re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+			sub := re.Sub[0]
+			if sub.Op == syntax.OpPlus && sub.Flags&syntax.NonGreedy != 0 &&
+				len(sub.Sub) == 1 && sub.Sub[0].Op == syntax.OpAnyCharNotNL {
+				groups = append(groups, re.Cap)
 			}
-		case c == '(':
-			depth++
-		case c == ')' && depth > 0:
-			depth--
-		case depth == 0:
-			n++
+		}
+		for _, s := range re.Sub {
+			walk(s)
 		}
 	}
-	return n
+	walk(tree)
+	return groups, nil
 }

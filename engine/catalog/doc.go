@@ -24,12 +24,15 @@
 //     `left == right` failed: ...". Only a bare unimplemented!() or
 //     unreachable!(), which has no text of its own, uses what Rust prints
 //     ("not implemented", "internal error: entered unreachable code").
-//   - The code (the file name and the slug field) is the slug of
-//     errorMessage: lowercased, every run of characters other than a-z and
+//   - The code (the file name and the slug field) is the slug of the
+//     message: lowercased, every run of characters other than a-z and
 //     0-9 turned into one '-', trimmed, cut to 50 characters, trailing '-'
 //     trimmed. When two different messages cut to the same slug, the message
 //     that comes first in panics.tsv keeps it and the next ones get "-2",
 //     "-3", ... appended. The two seed records keep the slugs they came with.
+//     Where the message column of panics.tsv describes a message instead of
+//     quoting it (the check envelope, a user-defined reason), errorMessage
+//     holds the text Burn prints and the code is the slug of the column.
 //   - Panic sites whose messages differ only in placeholder names ("{t:?}"
 //     and "{:?}") print the same text and share one record, as do sites with
 //     the very same message. The record cites the first user-reachable
@@ -37,7 +40,10 @@
 //   - messagePattern is errorMessage with regexp metacharacters escaped and
 //     each placeholder replaced by (.+?), unanchored, so that it finds the
 //     message inside what Rust prints. It must compile in Go's regexp and
-//     use nothing JavaScript's RegExp lacks.
+//     use nothing JavaScript's RegExp lacks. Alternatives may be added for
+//     other printed forms (the Debug form of a returned error). A message
+//     that is nothing but a placeholder ("{reason}") gets a pattern for the
+//     texts that can fill it, since "(.+?)" alone would match anything.
 //   - id is the first 16 hex digits of sha256("<repo>:<code>").
 //
 // Records of the playground's own errors use repo

@@ -34,7 +34,7 @@ func Search(text string) []Record {
 	var hits []hit
 	for i, r := range c.records {
 		switch {
-		case r.literals > 0 && r.re.MatchString(text):
+		case !r.matchesAnything && r.re.MatchString(text):
 			hits = append(hits, hit{i, 0, float64(fixedTextMatched(r, text))})
 		case strings.Contains(strings.ToLower(r.Message), lower):
 			hits = append(hits, hit{i, 1, float64(len(lower)) / float64(len(r.Message))})
@@ -72,9 +72,9 @@ func fixedTextMatched(r Record, text string) int {
 		return 0
 	}
 	n := m[1] - m[0]
-	for g := 2; g+1 < len(m); g += 2 {
-		if m[g] >= 0 {
-			n -= m[g+1] - m[g]
+	for _, g := range r.placeholders {
+		if start, end := m[2*g], m[2*g+1]; start >= 0 {
+			n -= end - start
 		}
 	}
 	return n
