@@ -233,8 +233,7 @@ func primaryBurn(deps []*dependency) *dependency {
 	return first
 }
 
-// cargoTopLevelKeys are the top-level keys Cargo knows; a key outside them
-// is a typo Cargo warns about.
+// cargoTopLevelKeys are the top-level keys Cargo knows.
 var cargoTopLevelKeys = []string{
 	"package", "dependencies", "dev-dependencies", "build-dependencies", "features",
 	"target", "workspace", "profile", "lib", "bin", "example", "test", "bench",
@@ -242,17 +241,20 @@ var cargoTopLevelKeys = []string{
 	"dev_dependencies", "build_dependencies",
 }
 
+// readTopLevelKeys are the top-level tables the playground reads.
+var readTopLevelKeys = []string{"dependencies", "dev-dependencies", "package", "features", "target"}
+
+// checkTopLevel warns about a top-level key that looks like a misspelling
+// of a table the playground reads, in the words Cargo warns with. Other
+// unknown tables are left alone: Cargo accepts them.
 func (p *parser) checkTopLevel() {
-	known := map[string]bool{}
-	for _, k := range cargoTopLevelKeys {
-		known[k] = true
-	}
 	for _, name := range p.doc.root.names {
-		if known[name] {
+		if contains(cargoTopLevelKeys, name) {
 			continue
 		}
-		suggestion, _ := suggest(name, cargoTopLevelKeys)
-		p.add(warnUnusedManifestKey(quoteKey(name), p.doc.root.get(name).key, suggestion))
+		if suggestion, ok := suggest(name, readTopLevelKeys); ok {
+			p.add(warnUnusedManifestKey(quoteKey(name), p.doc.root.get(name).key, suggestion))
+		}
 	}
 }
 

@@ -148,6 +148,10 @@ burn = { git = "https://github.com/tracel-ai/burn" }
 			},
 		},
 		{
+			name:     "unknown top-level tables that are not misspellings are legal Cargo",
+			manifest: burn + "[tool.something]\nx = 1\n[package.unknown]\ny = 2\n",
+		},
+		{
 			name:     "a workspace dependency",
 			manifest: "[dependencies]\nburn = { workspace = true, features = [\"cuda\"] }\n",
 			want:     []wantDiag{{diag.Warning, "workspace-dependency", `{ workspace = true, features = ["cuda"] }`, "`burn` is inherited from the workspace, which the playground cannot see; it assumes the workspace declares `burn = \"0.22\"` with default features", ""}},

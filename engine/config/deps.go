@@ -44,7 +44,7 @@ type dependency struct {
 type featureRef struct {
 	name  string
 	at    *value
-	valid bool
+	valid bool // false when a diagnostic rejected it; it then enables nothing
 }
 
 func sortDependencies(ds []*dependency) {
@@ -203,7 +203,7 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 					p.add(errInvalidType(item, "a string"))
 					continue
 				}
-				d.features = append(d.features, featureRef{name: item.text, at: item})
+				d.features = append(d.features, featureRef{name: item.text, at: item, valid: true})
 			}
 		case "artifact", "target":
 			// Artifact dependencies do not change features.
@@ -238,8 +238,9 @@ func (p *parser) checkDependency(d *dependency) {
 		case burnGraph.known(d.pkg) && !burnGraph.hasFeature(d.pkg, f.name):
 			p.add(errUnknownFeature(d.pkg, f.name, f.at, burnGraph.features(d.pkg)))
 		default:
-			f.valid = true
+			continue
 		}
+		f.valid = false
 	}
 	if d.workspace {
 		p.add(warnWorkspace(d.name, d.value.span))

@@ -156,9 +156,9 @@ func TestPropagation(t *testing.T) {
 			off:      []string{"burn/default"},
 		},
 		{
-			name:     "direct dependencies on lower crates count too",
-			manifest: "[dependencies]\nburn = \"0.22\"\nburn-dispatch = { version = \"0.22\", default-features = false, features = [\"cpu\"] }\nburn-nn = { version = \"0.22\", features = [\"anything\"] }\n",
-			on:       []string{"burn-dispatch/cpu", "burn-nn/anything", "burn/default"},
+			name:     "direct dependencies on lower crates count too; other crates are opaque",
+			manifest: "[dependencies]\nburn = \"0.22\"\nburn-dispatch = { version = \"0.22\", default-features = false, features = [\"cpu\"] }\nburn-nn = { version = \"0.22\", features = [\"anything\"] }\nserde = { version = \"1\", features = [\"derive\"] }\n",
+			on:       []string{"burn-dispatch/cpu", "burn-nn/anything", "burn/default", "serde/derive", "serde/default"},
 			off:      []string{DefaultBackend},
 		},
 		{
@@ -212,5 +212,20 @@ func TestPropagation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRejectedFeaturesEnableNothing(t *testing.T) {
+	c, _ := Parse("[dependencies]\nburn = { version = \"0.22\", features = [\"cudaa\", \"burn-core/cuda\", \"wgpu\"] }\n")
+	for _, f := range []string{"burn/cudaa", "burn-core/cuda", "burn-dispatch/cuda"} {
+		if c.Dispatch.Features[f] {
+			t.Errorf("%s is on", f)
+		}
+	}
+	if !c.Dispatch.Features["burn-dispatch/wgpu"] {
+		t.Error("a valid feature beside rejected ones is off")
+	}
+	if want := []string{"wgpu"}; !reflect.DeepEqual(c.BurnFeatures, want) {
+		t.Errorf("BurnFeatures = %v, want %v", c.BurnFeatures, want)
 	}
 }
