@@ -3,11 +3,16 @@ package ui
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/catalog"
+	"github.com/dispatch-playground/playground/examples"
+	"github.com/dispatch-playground/playground/wasm"
 )
 
 // ShareStore keeps shared playground states. A state is the JSON of a State.
@@ -29,18 +34,263 @@ type Deps struct {
 	AssetURL func(name string) string
 }
 
-// Register adds the page routes to e.
+// browserTimeLimit is when the page's watchdog stops a run in the browser:
+// the sandbox's wall-time limit, so both places stop the same programs.
+const browserTimeLimit = wasm.DefaultWallTime
+
+// timeLimitResult is what the page reports when its watchdog stops a run:
+// the sandbox's own time-limit Result, to which the page gives the span of
+// the snippet it ran.
+func timeLimitResult() engine.Result { return wasm.TimeLimitResult("", browserTimeLimit) }
+
+// Register adds the page routes to e. Every page response carries the
+// content security policy (see securityHeaders).
 func Register(e *echo.Echo, d Deps) {
+	if d.AssetURL == nil {
+		d.AssetURL = func(name string) string { return "/static/" + name }
+	}
 	p := &pages{deps: d}
-	e.GET("/", p.playground)
+	e.GET("/", p.home, securityHeaders)
+	e.GET("/examples/:name", p.example, securityHeaders)
+	e.GET("/s/:id", p.shared, securityHeaders)
+	e.POST("/run", p.run, securityHeaders)
+	e.POST("/share", p.share, securityHeaders)
+	e.GET("/catalog", p.catalogIndex, securityHeaders)
+	e.GET("/catalog/:code", p.catalogRecord, securityHeaders)
 }
 
 type pages struct {
 	deps Deps
 }
 
-func (p *pages) playground(c echo.Context) error {
-	return Render(c, http.StatusOK, templ.Raw("<!doctype html><title>Dispatch Playground</title>"))
+func (p *pages) meta(c echo.Context, title, description string) pageMeta {
+	if title == "" {
+		title = "Dispatch Playground"
+	} else {
+		title += " · Dispatch Playground"
+	}
+	return pageMeta{
+		Title:       title,
+		Description: description,
+		Version:     p.deps.Version,
+		Nonce:       nonceOf(c),
+		Asset:       p.deps.AssetURL,
+	}
+}
+
+const playgroundDescription = "Paste a Cargo.toml and a Burn snippet: see which backend and device each tensor operation runs on, and where Burn would panic."
+
+// showPlayground renders the playground page for a state and runs it in the
+// sandbox, so the page arrives with its results.
+func (p *pages) showPlayground(c echo.Context, status int, title string, v playgroundView) error {
+	if v.Results == nil {
+		v.Results = p.runState(c.Request().Context(), v.State)
+	}
+	v.Groups = exampleGroups(examples.All())
+	return Render(c, status, playgroundPage(p.meta(c, title, playgroundDescription), v, p.deps.AssetURL))
+}
+
+// runState runs a state in the sandbox; nil when the server has no runner.
+func (p *pages) runState(ctx context.Context, s State) *resultsView {
+	if p.deps.Run == nil {
+		return nil
+	}
+	res, err := p.deps.Run(ctx, engine.Request{Config: s.Config, Snippet: s.Snippet})
+	if err != nil {
+		return &resultsView{Mode: s.Mode, Failure: "The server sandbox could not run the program: " + err.Error()}
+	}
+	return &resultsView{Result: res, Mode: s.Mode}
+}
+
+func exampleState(ex examples.Example) State {
+	return newState(ex.Config, ex.Snippet, ModePanic)
+}
+
+func (p *pages) home(c echo.Context) error {
+	ex, ok := defaultExample(examples.All())
+	if !ok {
+		return p.notFound(c, "There are no examples to start from.")
+	}
+	s := exampleState(ex)
+	return p.showPlayground(c, http.StatusOK, "", playgroundView{State: s, Reset: s, Origin: "/"})
+}
+
+func (p *pages) example(c echo.Context) error {
+	ex, ok := examples.ByName(c.Param("name"))
+	if !ok {
+		return p.notFound(c, "There is no example named “"+c.Param("name")+"”.")
+	}
+	s := exampleState(ex)
+	return p.showPlayground(c, http.StatusOK, ex.Title, playgroundView{State: s, Reset: s, Origin: "/examples/" + ex.Name})
+}
+
+func (p *pages) shared(c echo.Context) error {
+	id := c.Param("id")
+	if p.deps.Shares == nil {
+		return p.notFound(c, "This server does not keep shared programs.")
+	}
+	data, err := p.deps.Shares.Get(c.Request().Context(), id)
+	if err != nil {
+		return p.notFound(c, "There is no shared program “"+id+"”.")
+	}
+	s, err := decodeState(data)
+	if err != nil {
+		return p.notFound(c, "The shared program “"+id+"” cannot be read: "+err.Error())
+	}
+	return p.showPlayground(c, http.StatusOK, "Shared program", playgroundView{State: s, Reset: s, Origin: "/s/" + id})
+}
+
+// formState reads the playground form. Browsers send textarea text with
+// CRLF line ends; the editors and the engine see LF.
+func formState(c echo.Context) (State, error) {
+	s := newState(lf(c.FormValue("config")), lf(c.FormValue("snippet")), parseMode(c.FormValue("mode")))
+	if s.size() > maxStateBytes {
+		return s, errStateTooLarge
+	}
+	return s, nil
+}
+
+func lf(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+
+// origin is where the form's "Reset to example" goes: a page of this
+// server, never anything the form could point elsewhere.
+func origin(c echo.Context) string {
+	o := c.FormValue("origin")
+	for _, prefix := range []string{"/examples/", "/s/", "/catalog/"} {
+		if strings.HasPrefix(o, prefix) && !strings.ContainsAny(o[len(prefix):], "/\\?#") {
+			return o
+		}
+	}
+	return "/"
+}
+
+// run answers the form post: it runs the texts in the sandbox, or, when a
+// fix button was pressed, applies that fix first and runs the result.
+func (p *pages) run(c echo.Context) error {
+	s, err := formState(c)
+	if err != nil {
+		return p.tooLarge(c)
+	}
+	v := playgroundView{State: s, Origin: origin(c)}
+	v.Reset = p.originState(c, v.Origin, s)
+	if fix := c.FormValue("fix"); fix != "" {
+		v.State, v.Results = p.applyFixAndRun(c.Request().Context(), s, fix)
+	}
+	return p.showPlayground(c, http.StatusOK, "", v)
+}
+
+// applyFixAndRun finds the fix named "diagnostic:fix" in the state's
+// result, applies it, and runs the fixed state. A fix that no longer
+// exists (the text changed) leaves the state as it is.
+func (p *pages) applyFixAndRun(ctx context.Context, s State, name string) (State, *resultsView) {
+	before := p.runState(ctx, s)
+	if before == nil || before.Failure != "" {
+		return s, before
+	}
+	di, fi, ok := parseFixName(name)
+	if !ok || di >= len(before.Result.Diagnostics) || fi >= len(before.Result.Diagnostics[di].Fixes) {
+		return s, before
+	}
+	fixed, err := applyFix(s, before.Result.Diagnostics[di].Fixes[fi])
+	if err != nil {
+		before.Failure = "The fix could not be applied: " + err.Error()
+		return s, before
+	}
+	return fixed, p.runState(ctx, fixed)
+}
+
+func parseFixName(name string) (diagnostic, fix int, ok bool) {
+	a, b, found := strings.Cut(name, ":")
+	d, err1 := strconv.Atoi(a)
+	f, err2 := strconv.Atoi(b)
+	if !found || err1 != nil || err2 != nil || d < 0 || f < 0 {
+		return 0, 0, false
+	}
+	return d, f, true
+}
+
+// originState is the state "Reset to example" restores for a form post.
+func (p *pages) originState(c echo.Context, origin string, fallback State) State {
+	switch {
+	case origin == "/":
+		if ex, ok := defaultExample(examples.All()); ok {
+			return exampleState(ex)
+		}
+	case strings.HasPrefix(origin, "/examples/"):
+		if ex, ok := examples.ByName(strings.TrimPrefix(origin, "/examples/")); ok {
+			return exampleState(ex)
+		}
+	case strings.HasPrefix(origin, "/catalog/"):
+		if ex, ok := recordExample(strings.TrimPrefix(origin, "/catalog/")); ok {
+			return exampleState(ex)
+		}
+	case strings.HasPrefix(origin, "/s/") && p.deps.Shares != nil:
+		if data, err := p.deps.Shares.Get(c.Request().Context(), strings.TrimPrefix(origin, "/s/")); err == nil {
+			if s, err := decodeState(data); err == nil {
+				return s
+			}
+		}
+	}
+	return fallback
+}
+
+// share stores the form's state and sends the browser to its short link.
+func (p *pages) share(c echo.Context) error {
+	s, err := formState(c)
+	if err != nil {
+		return p.tooLarge(c)
+	}
+	if p.deps.Shares == nil {
+		return p.notFound(c, "This server does not keep shared programs.")
+	}
+	data, err := s.encode()
+	if err != nil {
+		return p.tooLarge(c)
+	}
+	id, err := p.deps.Shares.Put(c.Request().Context(), data)
+	if err != nil {
+		return p.showPlayground(c, http.StatusServiceUnavailable, "", playgroundView{
+			State: s, Origin: origin(c), Reset: s,
+			Results: &resultsView{Mode: s.Mode, Failure: "The program could not be shared: " + err.Error()},
+		})
+	}
+	return c.Redirect(http.StatusSeeOther, "/s/"+id)
+}
+
+func (p *pages) tooLarge(c echo.Context) error {
+	return Render(c, http.StatusRequestEntityTooLarge, messagePage(p.meta(c, "Too large", ""), "Too large", errStateTooLarge.Error()+"."))
+}
+
+func (p *pages) notFound(c echo.Context, message string) error {
+	return Render(c, http.StatusNotFound, messagePage(p.meta(c, "Not found", ""), "Not found", message))
+}
+
+// statusOf is the result's status for styling: "none" before any run,
+// "failed" when the runner failed.
+func statusOf(r *resultsView) string {
+	switch {
+	case r == nil:
+		return "none"
+	case r.Failure != "":
+		return "failed"
+	}
+	return r.Result.Status
+}
+
+func diagnosticCount(r *resultsView) int {
+	if r == nil {
+		return 0
+	}
+	return len(r.diagnostics())
+}
+
+// cardTitle is a diagnostic's heading: its catalog record's title, which
+// shows the message's placeholders as "…".
+func cardTitle(code string) string {
+	if r, ok := catalog.ByCode(code); ok {
+		return r.Title
+	}
+	return code
 }
 
 // Render writes component as the HTML response with the given status.

@@ -1,0 +1,162 @@
+// The two code editors: CodeMirror 6 over the form's textareas, which stay
+// in the form (hidden) and in sync, so the form still posts the texts. If
+// CodeMirror cannot start, the textareas themselves are the editors.
+
+import { EditorState } from "@codemirror/state";
+import {
+  EditorView,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { HighlightStyle, StreamLanguage, bracketMatching, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { rust } from "@codemirror/lang-rust";
+import { toml } from "@codemirror/legacy-modes/mode/toml";
+import { tags } from "@lezer/highlight";
+import { offsetOf, rangeOf } from "./positions.js";
+
+// Colours come from the page's CSS variables, so the editors follow the
+// light or dark scheme with the rest of the page.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.moduleKeyword, tags.definitionKeyword], color: "var(--syn-keyword)" },
+  { tag: [tags.string, tags.special(tags.string), tags.character], color: "var(--syn-string)" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--syn-number)" },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [tags.typeName, tags.className, tags.namespace], color: "var(--syn-type)" },
+  { tag: [tags.function(tags.variableName), tags.macroName], color: "var(--syn-function)" },
+  { tag: [tags.propertyName, tags.heading], color: "var(--syn-property)" },
+  { tag: [tags.operator, tags.punctuation, tags.bracket], color: "var(--syn-punctuation)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { backgroundColor: "var(--surface)", color: "var(--text)" },
+  ".cm-content": { caretColor: "var(--text)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection)" },
+  ".cm-tooltip": { backgroundColor: "var(--surface)", color: "var(--text)", border: "1px solid var(--border)" },
+  ".cm-diagnostic": { fontFamily: "var(--sans)", whiteSpace: "pre-wrap" },
+});
+
+const languages = {
+  rust: () => rust(),
+  toml: () => StreamLanguage.define(toml),
+};
+
+// createEditor turns a textarea into a CodeMirror editor and returns the
+// page's editor interface. onChange is called after every edit; onRun on
+// Ctrl/Cmd-Enter; onFix(diagnosticIndex, fixIndex) from a marker's tooltip.
+export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
+  const label = document.querySelector(`label[for="${textarea.id}"]`);
+  const view = new EditorView({
+    parent: textarea.parentElement,
+    state: EditorState.create({
+      doc: textarea.value,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightSpecialChars(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        highlightActiveLine(),
+        lintGutter(),
+        syntaxHighlighting(highlight),
+        languages[textarea.dataset.editor](),
+        theme,
+        EditorView.cspNonce.of(nonce),
+        EditorView.lineWrapping,
+        keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
+        EditorView.contentAttributes.of({
+          "aria-labelledby": label ? label.id : "",
+          "aria-describedby": "keyboard-hint",
+          "aria-multiline": "true",
+        }),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) {
+            textarea.value = u.state.doc.toString();
+            onChange();
+          }
+        }),
+      ],
+    }),
+  });
+  view.dom.dataset.testid = `${textarea.dataset.testid}-editor`;
+  textarea.after(view.dom);
+  textarea.hidden = true;
+  if (label) {
+    label.removeAttribute("for");
+    label.addEventListener("click", () => view.focus());
+  }
+
+  return {
+    getText: () => view.state.doc.toString(),
+    // setText replaces only the part of the text that changed, so the
+    // cursor and the undo history stay meaningful.
+    setText(text) {
+      const old = view.state.doc.toString();
+      if (old === text) return;
+      let start = 0;
+      while (start < old.length && start < text.length && old[start] === text[start]) start++;
+      let end = 0;
+      while (end < old.length - start && end < text.length - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
+      view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } });
+    },
+    // showDiagnostics marks each diagnostic's span, and its labels, with
+    // the message on hover and a button per fix.
+    showDiagnostics(items) {
+      const text = view.state.doc.toString();
+      const marks = [];
+      for (const item of items) {
+        if (item.span) {
+          const { from, to } = rangeOf(text, item.span);
+          marks.push({
+            from,
+            to,
+            severity: item.severity === "note" ? "info" : item.severity,
+            source: item.code,
+            message: item.message,
+            markClass: item.markClass,
+            actions: (item.fixes ?? []).map((f, i) => ({ name: f.title, apply: () => onFix(item.index, i) })),
+          });
+        }
+      }
+      view.dispatch(setDiagnostics(view.state, marks));
+    },
+    focusAt(line, column) {
+      const at = offsetOf(view.state.doc.toString(), { line, column });
+      view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+      view.focus();
+    },
+    dom: view.dom,
+  };
+}
+
+// textareaEditor is the same interface over a plain textarea.
+export function textareaEditor(textarea, { onChange, onRun }) {
+  textarea.addEventListener("input", onChange);
+  textarea.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      onRun();
+    }
+  });
+  return {
+    getText: () => textarea.value.replaceAll("\r\n", "\n"),
+    setText(text) {
+      textarea.value = text;
+    },
+    showDiagnostics() {},
+    focusAt(line, column) {
+      const at = offsetOf(textarea.value, { line, column });
+      textarea.focus();
+      textarea.setSelectionRange(at, at);
+    },
+    dom: textarea,
+  };
+}

@@ -1,0 +1,288 @@
+// The playground page. The server renders a working form (the texts, the
+// results of a sandbox run); this script upgrades it: CodeMirror editors,
+// the engine in a Web Worker, results rendered in place as you type,
+// inline markers, one-click fixes, state in the URL hash and autosave.
+
+import { createEditor, textareaEditor } from "./editor.js";
+import { Engine } from "./engine.js";
+import { renderResults, visibleDiagnostics } from "./results.js";
+import { Autosave, decodeHash, encodeHash, makeState } from "./state.js";
+import { ConfigHelpers } from "./helpers.js";
+
+// How long typing must pause before the program is checked again.
+const RECHECK_DELAY_MS = 400;
+
+function readJSON(id) {
+  const node = document.getElementById(id);
+  return node ? JSON.parse(node.textContent) : null;
+}
+
+class Playground {
+  constructor(form) {
+    this.form = form;
+    this.results = form.querySelector('[data-testid="results"]');
+    this.origin = form.dataset.origin;
+    this.reset = readJSON("reset-state");
+    this.autosave = new Autosave(this.origin);
+    this.last = null; // the latest run: {result, via, ms, failure}
+    this.recheckTimer = null;
+    this.generation = 0;
+
+    const nonce = document.querySelector('meta[name="csp-nonce"]')?.content ?? "";
+    const callbacks = {
+      nonce,
+      onChange: () => this.changed(),
+      onRun: () => this.run(),
+      onFix: (d, f) => this.applyFix(d, f),
+    };
+    this.editors = {};
+    for (const [file, id] of [["Cargo.toml", "config"], ["main.rs", "snippet"]]) {
+      const textarea = form.querySelector(`#${id}`);
+      try {
+        this.editors[file] = createEditor(textarea, callbacks);
+      } catch (e) {
+        console.error("editor unavailable, using the plain text area:", e);
+        this.editors[file] = textareaEditor(textarea, callbacks);
+      }
+    }
+    this.helpers = new ConfigHelpers(form.querySelector("[data-config-helpers]"), {
+      read: () => this.editors["Cargo.toml"].getText(),
+      write: (text) => this.editors["Cargo.toml"].setText(text),
+    });
+
+    this.setupTabs();
+    this.setupToolbar();
+    this.results.addEventListener("click", (e) => this.resultsClick(e));
+
+    this.engine = new Engine({
+      workerURL: form.dataset.worker,
+      wasmURL: form.dataset.engine,
+      timeLimitMs: Number(form.dataset.timeLimitMs),
+      timeLimitResult: readJSON("time-limit-result"),
+      onStatus: (s) => this.engineStatus(s),
+    });
+
+    // The page's texts: a state in the URL hash wins, then this tab's
+    // autosave of this page, then what the server rendered.
+    const restored = decodeHash(location.hash) ?? this.autosave.load();
+    if (restored) this.setState(restored);
+    this.helpers.sync();
+    this.engine.start();
+    this.run();
+  }
+
+  get mode() {
+    return this.form.querySelector('input[name="mode"]:checked')?.value === "validation" ? "validation" : "panic";
+  }
+
+  state() {
+    return makeState(this.editors["Cargo.toml"].getText(), this.editors["main.rs"].getText(), this.mode);
+  }
+
+  setState(s) {
+    this.editors["Cargo.toml"].setText(s.config);
+    this.editors["main.rs"].setText(s.snippet);
+    for (const input of this.form.querySelectorAll('input[name="mode"]')) input.checked = input.value === s.mode;
+  }
+
+  // changed runs after every edit: save, then check again after a pause.
+  changed() {
+    this.helpers.sync();
+    this.remember();
+    clearTimeout(this.recheckTimer);
+    this.recheckTimer = setTimeout(() => this.run(), RECHECK_DELAY_MS);
+  }
+
+  remember() {
+    const s = this.state();
+    history.replaceState(null, "", encodeHash(s));
+    this.autosave.save(s);
+  }
+
+  async run() {
+    clearTimeout(this.recheckTimer);
+    const s = this.state();
+    const generation = ++this.generation;
+    this.results.setAttribute("aria-busy", "true");
+    const outcome = await this.engine.run({ config: s.config, snippet: s.snippet });
+    if (outcome === null || generation !== this.generation) return; // a newer run replaced it
+    this.results.removeAttribute("aria-busy");
+    this.last = outcome;
+    this.show();
+  }
+
+  // show renders the latest run in the current mode, in the results area
+  // and as markers in the editors.
+  show() {
+    const o = this.last;
+    if (!o) return;
+    const mode = this.mode;
+    const via =
+      o.via === "browser"
+        ? `ran in your browser${o.ms !== undefined ? ` in ${o.ms < 1 ? "<1" : Math.round(o.ms)} ms` : ""}`
+        : "ran in the server sandbox";
+    renderResults(this.results, { result: o.result, mode, via, failure: o.failure });
+    this.markEditors(o.result, mode);
+  }
+
+  markEditors(result, mode) {
+    const marks = { "Cargo.toml": [], "main.rs": [] };
+    if (result) {
+      for (const d of visibleDiagnostics(result, mode)) {
+        marks[d.file]?.push(d);
+        for (const l of d.labels ?? []) {
+          marks[l.file]?.push({ span: l.span, severity: "info", code: d.code, message: l.message, markClass: "cm-label-mark" });
+        }
+      }
+    }
+    for (const [file, editor] of Object.entries(this.editors)) editor.showDiagnostics(marks[file]);
+  }
+
+  // applyFix edits the texts as a fix says, then runs the result.
+  applyFix(diagnosticIndex, fixIndex) {
+    const fix = this.last?.result?.diagnostics[diagnosticIndex]?.fixes?.[fixIndex];
+    if (!fix) return;
+    const texts = { "Cargo.toml": this.editors["Cargo.toml"].getText(), "main.rs": this.editors["main.rs"].getText() };
+    // Edits are byte ranges of the texts the run saw; apply the later ones
+    // first so the earlier offsets still hold.
+    const edits = [...fix.edits].sort((a, b) => b.span.start.offset - a.span.start.offset);
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    for (const e of edits) {
+      const bytes = encoder.encode(texts[e.file]);
+      texts[e.file] =
+        decoder.decode(bytes.slice(0, e.span.start.offset)) + e.newText + decoder.decode(bytes.slice(e.span.end.offset));
+    }
+    this.editors["Cargo.toml"].setText(texts["Cargo.toml"]);
+    this.editors["main.rs"].setText(texts["main.rs"]);
+    this.helpers.sync();
+    this.remember();
+    this.run();
+  }
+
+  resultsClick(e) {
+    const fix = e.target.closest("[data-fix]");
+    if (fix) {
+      e.preventDefault();
+      const [d, f] = fix.dataset.fix.split(":").map(Number);
+      this.applyFix(d, f);
+      return;
+    }
+    const go = e.target.closest("[data-goto]");
+    if (go) {
+      e.preventDefault();
+      this.editors[go.dataset.goto]?.focusAt(Number(go.dataset.line), Number(go.dataset.column));
+    }
+  }
+
+  setupTabs() {
+    this.results.classList.add("tabbed");
+    const tabs = [...this.results.querySelectorAll('[role="tab"]')];
+    const select = (tab, focus) => {
+      for (const t of tabs) {
+        const on = t === tab;
+        t.setAttribute("aria-selected", String(on));
+        t.tabIndex = on ? 0 : -1;
+        this.results.querySelector(`#${t.getAttribute("aria-controls")}`).classList.toggle("active", on);
+      }
+      if (focus) tab.focus();
+    };
+    for (const tab of tabs) {
+      tab.addEventListener("click", (e) => {
+        e.preventDefault();
+        select(tab, false);
+      });
+      tab.addEventListener("keydown", (e) => {
+        const i = tabs.indexOf(tab);
+        const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+        if (next === undefined) return;
+        e.preventDefault();
+        select(tabs[(next + tabs.length) % tabs.length], true);
+      });
+    }
+    select(tabs[0], false);
+  }
+
+  setupToolbar() {
+    this.form.addEventListener("submit", (e) => {
+      // Every button of the form is handled here; the form posts only
+      // when this script is not running.
+      e.preventDefault();
+      const action = e.submitter?.dataset.action ?? "run";
+      if (action === "share") this.share();
+      else if (action === "run") this.run();
+    });
+    this.form.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.run();
+      }
+    });
+    for (const input of this.form.querySelectorAll('input[name="mode"]')) {
+      input.addEventListener("change", () => {
+        this.remember();
+        this.show();
+      });
+    }
+    this.form.querySelector('[data-action="reset"]').addEventListener("click", (e) => {
+      e.preventDefault();
+      this.setState(this.reset);
+      this.autosave.clear();
+      history.replaceState(null, "", location.pathname);
+      this.helpers.sync();
+      this.run();
+    });
+    this.form.querySelector('[data-action="copy-link"]')?.addEventListener("click", () => {
+      const input = this.form.querySelector('[data-testid="share-link"]');
+      input.select();
+      navigator.clipboard?.writeText(input.value);
+    });
+  }
+
+  async share() {
+    const s = this.state();
+    history.replaceState(null, "", encodeHash(s));
+    const box = this.form.querySelector('[data-testid="share-result"]');
+    const input = this.form.querySelector('[data-testid="share-link"]');
+    box.hidden = false;
+    input.value = "Saving…";
+    try {
+      const response = await fetch("/api/share", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(s),
+      });
+      const body = await response.json().catch(() => null);
+      if (!response.ok || !body?.id) throw new Error(body?.error ?? `HTTP ${response.status}`);
+      input.value = new URL(`/s/${body.id}`, location.href).href;
+      input.select();
+    } catch (e) {
+      // The hash link works without the server's store.
+      input.value = location.href;
+      this.engineStatus({ state: "note", text: `Short link unavailable (${e.message}); the address bar holds the program.` });
+    }
+  }
+
+  engineStatus(s) {
+    const box = this.form.querySelector('[data-testid="engine-status"]');
+    const bar = box.querySelector("progress");
+    const text = box.querySelector(".engine-status-text");
+    box.dataset.state = s.state;
+    bar.hidden = s.state !== "loading";
+    if (s.state === "loading") {
+      if (s.total > 0) bar.value = Math.min(s.loaded / s.total, 1);
+      else bar.removeAttribute("value");
+      text.textContent = s.loaded > 0 ? `Loading engine… ${Math.round(s.loaded / 1024)} KB` : "Loading engine…";
+    } else if (s.state === "ready") {
+      text.textContent = "Engine ready";
+    } else if (s.state === "server") {
+      text.textContent = "Running on the server";
+      text.title = s.reason;
+    } else {
+      text.textContent = s.text;
+    }
+  }
+}
+
+const form = document.querySelector("[data-playground]");
+if (form) new Playground(form);

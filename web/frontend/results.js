@@ -1,0 +1,191 @@
+// Renders a Result into the results area, with the markup of the server's
+// templates (web/ui/results.templ), so a run in the browser replaces the
+// server's first paint without moving anything.
+
+import { el } from "./dom.js";
+import { layoutTrace, shapeText, traceSVG } from "./trace.js";
+
+// shown mirrors web/ui/view.go: the panic view leaves out the static
+// check's findings, the validation view leaves out the run's panic (the
+// check already reported it).
+export function shown(phase, mode) {
+  if (phase === "check") return mode === "validation";
+  if (phase === "run") return mode === "panic";
+  return true;
+}
+
+export function visibleDiagnostics(result, mode) {
+  return result.diagnostics.map((d, index) => ({ ...d, index })).filter((d) => shown(d.phase, mode));
+}
+
+// Placeholders of a Rust format string, as engine/catalog titles them.
+const PLACEHOLDER = /\{[A-Za-z0-9_]*(?::[^{}]*)?\}/g;
+
+// cardTitle is the catalog's title of a record: its message on one line,
+// placeholders shown as "…".
+export function cardTitle(d) {
+  const message = d.record && typeof d.record.errorMessage === "string" ? d.record.errorMessage : "";
+  const title = message.split("\n")[0].replace(PLACEHOLDER, "…").trim();
+  if (title.replace(/[… ]/g, "") === "") return message && d.record.slug ? d.record.slug.replaceAll("-", " ") : d.code;
+  return title;
+}
+
+export const rustPanicText = (p) =>
+  p.rendered + "\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+
+function summary(view) {
+  if (view.failure) return view.failure;
+  const r = view.result;
+  const errors = visibleDiagnostics(r, view.mode).filter((d) => d.severity === "error").length;
+  if (r.status === "panicked" && view.mode === "panic") return "Burn would panic";
+  if (r.status === "rejected") return "Rejected before running";
+  if (errors === 1) return "1 error found";
+  if (errors > 1) return `${errors} errors found`;
+  return "Runs without a panic";
+}
+
+const status = (view) => (view.failure ? "failed" : view.result.status);
+
+const at = (file, pos) => `${file}:${pos.line}:${pos.column}`;
+
+function gotoLink(file, pos, text, testid) {
+  return el("a", { href: "#main", "data-goto": file, "data-line": pos.line, "data-column": pos.column, "data-testid": testid }, text);
+}
+
+function recordDetails(r) {
+  if (!r) return [];
+  const details = (title, open, ...body) => el("details", { class: "section", open }, el("summary", {}, title), ...body);
+  return [
+    r.githubUrl &&
+      el("p", { class: "source" }, "Raised by Burn at ", el("a", { href: r.githubUrl, rel: "noopener", "data-testid": "burn-source" }, `${r.filePath}:${r.lineNumber}`)),
+    r.documentation && details("Why this happens", true, el("p", { "data-testid": "record-documentation" }, r.documentation)),
+    r.solutions?.length > 0 &&
+      details("How to fix it", true, el("ol", { "data-testid": "record-solutions" }, r.solutions.map((s) => el("li", {}, s)))),
+    r.exampleFix && details("Example fix", false, el("pre", { class: "code-sample", "data-testid": "record-example-fix" }, r.exampleFix)),
+    r.preventionTips?.length > 0 &&
+      details("Prevention tips", false, el("ul", { "data-testid": "record-prevention" }, r.preventionTips.map((t) => el("li", {}, t)))),
+  ];
+}
+
+function diagnosticCard(d) {
+  const id = `diagnostic-${d.index}`;
+  return el(
+    "article",
+    { class: `card severity-${d.severity}`, "data-testid": "diagnostic", "data-code": d.code, "data-phase": d.phase, "aria-labelledby": id },
+    el(
+      "header",
+      { class: "card-head" },
+      el("span", { class: "badge" }, d.severity),
+      el("h3", { id, "data-testid": "diagnostic-title" }, cardTitle(d)),
+      el("code", { class: "card-code" }, d.code),
+    ),
+    el("pre", { class: "message", "data-testid": "diagnostic-message" }, d.message),
+    el("p", { class: "where" }, gotoLink(d.file, d.span.start, at(d.file, d.span.start), "diagnostic-location"), el("span", { class: "phase" }, d.phase)),
+    d.labels?.length > 0 && el("ul", { class: "labels" }, d.labels.map((l) => el("li", {}, gotoLink(l.file, l.span.start, at(l.file, l.span.start)), " ", l.message))),
+    d.help?.length > 0 && el("ul", { class: "help" }, d.help.map((h) => el("li", {}, h))),
+    d.fixes?.length > 0 &&
+      el(
+        "div",
+        { class: "fixes" },
+        d.fixes.map((f, i) =>
+          el(
+            "button",
+            { type: "submit", class: "button fix", name: "fix", value: `${d.index}:${i}`, formaction: "/run", "data-fix": `${d.index}:${i}`, "data-testid": "fix" },
+            f.title,
+          ),
+        ),
+      ),
+    recordDetails(d.record),
+  );
+}
+
+function diagnosticsPanel(view) {
+  const out = [];
+  if (view.failure) out.push(el("div", { class: "notice", "data-testid": "failure" }, view.failure));
+  if (!view.result) return out;
+  const diagnostics = visibleDiagnostics(view.result, view.mode);
+  const showsPanic = view.mode === "panic" && view.result.panic;
+  if (showsPanic) {
+    out.push(
+      el(
+        "div",
+        { class: "panic-pair" },
+        el(
+          "div",
+          { class: "panic-raw" },
+          el("h3", { class: "panel-title" }, "What the program prints"),
+          el("pre", { class: "terminal stderr", "data-testid": "panic-raw" }, rustPanicText(view.result.panic)),
+        ),
+        el("div", { class: "panic-cards" }, diagnostics.filter((d) => d.phase === "run").map(diagnosticCard)),
+      ),
+    );
+  }
+  out.push(diagnostics.filter((d) => !(showsPanic && d.phase === "run")).map(diagnosticCard));
+  if (diagnostics.length === 0 && !view.failure) {
+    out.push(el("p", { class: "empty ok", "data-testid": "no-diagnostics" }, "No diagnostics: Burn would run this program without a panic."));
+  }
+  return out;
+}
+
+function tracePanel(result) {
+  if (!result || (result.trace.length === 0 && !result.panic)) return el("p", { class: "empty" }, "No tensor operation ran.");
+  const l = layoutTrace(result.trace, result.panic);
+  const legend = el(
+    "p",
+    { class: "legend" },
+    el("span", { class: "legend-dot" }), " operation ",
+    el("span", { class: "legend-ring" }), " autodiff-tracked ",
+    el("span", { class: "legend-arrow" }), " transfer ",
+    el("span", { class: "legend-panic" }), " panic",
+  );
+  const head = ["#", "Operation", "Device", "Backend", "Kind", "Shape", "Autodiff", "At", "Note"];
+  const table = el(
+    "table",
+    { class: "trace-table", "data-testid": "trace-table" },
+    el("caption", { class: "visually-hidden" }, "Dispatched operations in program order"),
+    el("thead", {}, el("tr", {}, head.map((t) => el("th", { scope: "col" }, t)))),
+    el(
+      "tbody",
+      {},
+      l.nodes.map((n) =>
+        el(
+          "tr",
+          {},
+          el("td", {}, n.step),
+          el("td", {}, el("code", {}, n.entry.op)),
+          el("td", {}, n.entry.device),
+          el("td", {}, n.entry.backend),
+          el("td", {}, n.entry.kind),
+          el("td", {}, shapeText(n.entry.shape)),
+          el("td", {}, n.entry.autodiff ? "tracked" : ""),
+          el("td", {}, `${n.entry.span.start.line}:${n.entry.span.start.column}`),
+          el("td", {}, n.entry.note ?? ""),
+        ),
+      ),
+    ),
+  );
+  return el("div", { class: "trace" }, el("div", { class: "trace-picture" }, traceSVG(l), legend), table);
+}
+
+// renderResults shows view = {result, mode, via, failure} in the results
+// area root.
+export function renderResults(root, view) {
+  const st = status(view);
+  root.dataset.status = st;
+  const summaryNode = root.querySelector('[data-testid="summary"]');
+  summaryNode.className = `summary status-${st}`;
+  summaryNode.textContent = summary(view);
+  root.querySelector('[data-testid="run-via"]').textContent = view.via ?? "";
+  root.querySelector('[data-testid="diagnostic-count"]').textContent = view.result
+    ? String(visibleDiagnostics(view.result, view.mode).length)
+    : "0";
+  const r = view.result;
+  root.querySelector("#panel-diagnostics").replaceChildren(...diagnosticsPanel(view).flat());
+  root.querySelector("#panel-trace").replaceChildren(tracePanel(r));
+  root
+    .querySelector("#panel-output")
+    .replaceChildren(r && r.output ? el("pre", { class: "terminal", "data-testid": "output" }, r.output) : el("p", { class: "empty" }, "The program printed nothing."));
+  root
+    .querySelector("#panel-json")
+    .replaceChildren(r ? el("pre", { class: "json", "data-testid": "raw-json" }, JSON.stringify(r, null, 2)) : el("p", { class: "empty" }, "No result yet."));
+}

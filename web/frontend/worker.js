@@ -1,0 +1,103 @@
+// The engine's Web Worker. It compiles engine.wasm once, keeps one instance
+// of it, and answers runs by message; the page's watchdog terminates the
+// whole worker if a run does not come back in time.
+//
+// Messages in:  {type: "load", url, module?}  {type: "run", id, request}
+// Messages out: {type: "progress", loaded, total}  {type: "ready", module}
+//               {type: "started", id}  {type: "result", id, json}
+//               {type: "crashed", id, error}  {type: "unavailable", error}
+
+import { ConsoleStdout, File, OpenFile, WASI } from "@bjorn3/browser_wasi_shim";
+
+let compiled = null; // Promise<WebAssembly.Module>
+let instance = null; // the current instance; replaced after any error
+let stderr = [];
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// fetchWithProgress streams the module while reporting how much arrived,
+// so the page can show a progress bar during the first load.
+async function fetchWithProgress(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  // With Content-Encoding the header counts compressed bytes while the
+  // stream yields decompressed ones, so the total is only a hint.
+  const total = response.headers.get("Content-Encoding") ? 0 : Number(response.headers.get("Content-Length")) || 0;
+  let loaded = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        postMessage({ type: "progress", loaded, total });
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { headers: { "Content-Type": "application/wasm" } });
+}
+
+async function instantiate(module) {
+  stderr = [];
+  const fds = [
+    new OpenFile(new File([])),
+    ConsoleStdout.lineBuffered((line) => stderr.push(line)),
+    ConsoleStdout.lineBuffered((line) => stderr.push(line)),
+  ];
+  // Without {debug: false} the shim logs every call it handles.
+  const wasi = new WASI([], [], fds, { debug: false });
+  const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
+  wasi.initialize(inst);
+  return inst;
+}
+
+// call hands one request to the engine and returns the Result JSON text.
+function call(inst, request) {
+  const { memory, alloc, free, run } = inst.exports;
+  const bytes = encoder.encode(JSON.stringify(request));
+  const ptr = alloc(bytes.length);
+  try {
+    new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
+    const packed = BigInt.asUintN(64, run(ptr, bytes.length));
+    if (packed === 0n) throw new Error("the engine rejected the request");
+    const at = Number(packed >> 32n);
+    const length = Number(packed & 0xffffffffn);
+    // Copy out before the next call: the result lives until then.
+    return decoder.decode(new Uint8Array(memory.buffer, at, length).slice());
+  } finally {
+    free(ptr);
+  }
+}
+
+async function load(url, module) {
+  compiled = module ? Promise.resolve(module) : WebAssembly.compileStreaming(fetchWithProgress(url));
+  try {
+    const m = await compiled;
+    instance = await instantiate(m);
+    postMessage({ type: "ready", module: m });
+  } catch (e) {
+    postMessage({ type: "unavailable", error: String(e && e.message ? e.message : e) });
+  }
+}
+
+async function runRequest(id, request) {
+  try {
+    const m = await compiled;
+    if (!instance) instance = await instantiate(m);
+    postMessage({ type: "started", id });
+    const json = call(instance, request);
+    postMessage({ type: "result", id, json });
+  } catch (e) {
+    // A trap leaves the Go runtime inside in an unknown state: the next
+    // run gets a fresh instance.
+    instance = null;
+    const detail = stderr.length ? "\n" + stderr.join("\n") : "";
+    postMessage({ type: "crashed", id, error: String(e && e.message ? e.message : e) + detail });
+  }
+}
+
+onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type === "load") load(msg.url, msg.module);
+  else if (msg.type === "run") runRequest(msg.id, msg.request);
+};

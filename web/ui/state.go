@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Mode selects which diagnostics the results show.
+type Mode string
+
+const (
+	// ModePanic shows what Burn would do: the run stops at the first panic,
+	// which is shown as Rust prints it beside its structured card.
+	ModePanic Mode = "panic"
+	// ModeValidation shows every diagnostic the static check finds, at once.
+	ModeValidation Mode = "validation"
+)
+
+// parseMode reads a form or JSON value; anything unknown is the default.
+func parseMode(s string) Mode {
+	if Mode(s) == ModeValidation {
+		return ModeValidation
+	}
+	return ModePanic
+}
+
+// stateVersion is written into every State. A link made by an older page
+// keeps working as long as decodeState accepts its version.
+const stateVersion = 1
+
+// maxStateBytes bounds a State accepted from a form or the share store, the
+// same bound the server applies to a shared state.
+const maxStateBytes = 64 << 10
+
+// State is what a share link carries: the two texts and the mode. The page
+// writes the same JSON, compressed, into the URL hash and posts it to
+// /api/share.
+type State struct {
+	Version int    `json:"v"`
+	Config  string `json:"config"`
+	Snippet string `json:"snippet"`
+	Mode    Mode   `json:"mode"`
+}
+
+var errStateTooLarge = fmt.Errorf("a playground state is limited to %d bytes", maxStateBytes)
+
+func newState(config, snippet string, mode Mode) State {
+	return State{Version: stateVersion, Config: config, Snippet: snippet, Mode: mode}
+}
+
+func (s State) size() int { return len(s.Config) + len(s.Snippet) }
+
+// encode returns the JSON stored behind a share link.
+func (s State) encode() ([]byte, error) {
+	if s.size() > maxStateBytes {
+		return nil, errStateTooLarge
+	}
+	s.Version = stateVersion
+	return json.Marshal(s)
+}
+
+// decodeState reads a stored state.
+func decodeState(b []byte) (State, error) {
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return State{}, fmt.Errorf("stored state: %w", err)
+	}
+	if s.Version != stateVersion {
+		return State{}, errors.New("stored state: unknown version")
+	}
+	if s.size() > maxStateBytes {
+		return State{}, errStateTooLarge
+	}
+	s.Mode = parseMode(string(s.Mode))
+	return s, nil
+}

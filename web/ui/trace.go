@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+// The trace picture's geometry, in SVG user units. The page's script draws
+// the same picture with the same numbers (web/frontend/trace.js).
+const (
+	traceLabelWidth = 132
+	traceStep       = 84
+	traceLaneHeight = 48
+	traceTop        = 20
+	traceOpChars    = 12
+)
+
+// traceLayout places a trace on a grid: one lane per device, one column per
+// operation, in program order.
+type traceLayout struct {
+	Lanes  []traceLane
+	Nodes  []traceNode
+	Width  int
+	Height int
+	// Panic marks where the run stopped, nil when it did not panic.
+	Panic *tracePoint
+}
+
+type traceLane struct {
+	Device  string
+	Backend string
+	Y       int
+}
+
+type tracePoint struct{ X, Y int }
+
+type traceNode struct {
+	tracePoint
+	Entry engine.TraceEntry
+	// Step is the 1-based position in the trace.
+	Step int
+	// From is where a transfer came from; nil for other operations and for
+	// transfers whose source device the trace does not name.
+	From *tracePoint
+}
+
+// isTransfer reports whether an operation moves a tensor between devices.
+func isTransfer(op string) bool { return strings.HasSuffix(op, "to_device") }
+
+// transferSource reads the source device of a transfer from its note, which
+// the engine writes as "from <device>" (optionally followed by " to ...").
+func transferSource(e engine.TraceEntry) string {
+	_, rest, ok := strings.Cut(e.Note, "from ")
+	if !ok || !isTransfer(e.Op) {
+		return ""
+	}
+	src, _, _ := strings.Cut(rest, " to ")
+	return strings.TrimSpace(src)
+}
+
+func layoutTrace(trace []engine.TraceEntry, p *engine.Panic) traceLayout {
+	var l traceLayout
+	laneOf := map[string]int{}
+	lane := func(device, backend string) int {
+		if i, ok := laneOf[device]; ok {
+			return i
+		}
+		i := len(l.Lanes)
+		laneOf[device] = i
+		l.Lanes = append(l.Lanes, traceLane{Device: device, Backend: backend, Y: traceTop + i*traceLaneHeight + traceLaneHeight/2})
+		return i
+	}
+	for i, e := range trace {
+		if src := transferSource(e); src != "" {
+			lane(src, "")
+		}
+		y := l.Lanes[lane(e.Device, e.Backend)].Y
+		n := traceNode{tracePoint: tracePoint{X: columnX(i), Y: y}, Entry: e, Step: i + 1}
+		if src := transferSource(e); src != "" {
+			n.From = &tracePoint{X: columnX(i) - traceStep + 14, Y: l.Lanes[laneOf[src]].Y}
+		}
+		l.Nodes = append(l.Nodes, n)
+	}
+	columns := len(trace)
+	if p != nil {
+		if len(l.Lanes) == 0 {
+			lane("program", "")
+		}
+		l.Panic = &tracePoint{X: columnX(columns), Y: l.Lanes[panicLane(trace, p, laneOf)].Y}
+		columns++
+	}
+	l.Width = traceLabelWidth + max(columns, 1)*traceStep
+	l.Height = traceTop*2 + max(len(l.Lanes), 1)*traceLaneHeight
+	return l
+}
+
+func columnX(i int) int { return traceLabelWidth + i*traceStep + traceStep/2 }
+
+// panicLane is the lane of the last operation at or before the panicking
+// call: where the program was when it stopped.
+func panicLane(trace []engine.TraceEntry, p *engine.Panic, laneOf map[string]int) int {
+	for i := len(trace) - 1; i >= 0; i-- {
+		if trace[i].Span.Start.Offset <= p.Span.Start.Offset {
+			return laneOf[trace[i].Device]
+		}
+	}
+	return 0
+}
+
+// shortOp fits an operation name under its node.
+func shortOp(op string) string {
+	r := []rune(op)
+	if len(r) <= traceOpChars {
+		return op
+	}
+	return string(r[:traceOpChars-1]) + "…"
+}
+
+func shapeText(shape []int64) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = fmt.Sprint(d)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

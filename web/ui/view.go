@@ -1,0 +1,235 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/examples"
+)
+
+// playgroundView is everything the playground component shows.
+type playgroundView struct {
+	State State
+	// Origin names where the texts came from ("/examples/tour-hello",
+	// "/s/abc"): the page keys its autosave by it, and "Reset to example"
+	// goes back to Reset.
+	Origin string
+	Reset  State
+	// Results is nil until something ran.
+	Results *resultsView
+	Groups  []exampleGroup
+	// Compact drops the examples menu and the share controls, for a
+	// playground embedded in another page (a catalog record).
+	Compact bool
+}
+
+// resultsView is one run's outcome as the results area shows it.
+type resultsView struct {
+	Result engine.Result
+	Mode   Mode
+	// Failure is set when the runner itself failed (sandbox busy, time
+	// limit): the playground's fault, not the program's.
+	Failure string
+}
+
+// diagnosticView is a diagnostic with its catalog record decoded.
+type diagnosticView struct {
+	engine.Diagnostic
+	// Index is the diagnostic's position in Result.Diagnostics; fix buttons
+	// name a fix by it.
+	Index  int
+	Record record
+}
+
+// record holds the fields of a catalog record (the seed schema) that the
+// card shows.
+type record struct {
+	Slug             string   `json:"slug"`
+	ErrorMessage     string   `json:"errorMessage"`
+	MessagePattern   string   `json:"messagePattern"`
+	FilePath         string   `json:"filePath"`
+	LineNumber       int      `json:"lineNumber"`
+	GithubURL        string   `json:"githubUrl"`
+	Documentation    string   `json:"documentation"`
+	TriggerScenarios string   `json:"triggerScenarios"`
+	Solutions        []string `json:"solutions"`
+	ExampleFix       string   `json:"exampleFix"`
+	PreventionTips   []string `json:"preventionTips"`
+	Tags             []string `json:"tags"`
+}
+
+func decodeRecord(raw json.RawMessage) record {
+	var r record
+	if len(raw) > 0 {
+		// A record that does not decode is shown without its details; the
+		// diagnostic itself is still complete.
+		_ = json.Unmarshal(raw, &r)
+	}
+	return r
+}
+
+func (d diagnosticView) title() string { return cardTitle(d.Code) }
+
+// location renders the primary span as rustc does: file:line:column.
+func (d diagnosticView) location() string {
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Span.Start.Line, d.Span.Start.Column)
+}
+
+// shown reports whether a diagnostic of the given phase belongs to mode: the
+// panic view shows what a run does (no static findings), the validation view
+// shows what the check finds (no run, whose panic the check already reported).
+func shown(phase string, mode Mode) bool {
+	switch phase {
+	case "check":
+		return mode == ModeValidation
+	case "run":
+		return mode == ModePanic
+	}
+	return true
+}
+
+// diagnostics returns the diagnostics the mode shows, in the engine's order.
+func (r *resultsView) diagnostics() []diagnosticView {
+	var out []diagnosticView
+	for i, d := range r.Result.Diagnostics {
+		if shown(d.Phase, r.Mode) {
+			out = append(out, diagnosticView{Diagnostic: d, Index: i, Record: decodeRecord(d.Record)})
+		}
+	}
+	return out
+}
+
+// showsPanic reports whether the raw panic is shown beside the cards.
+func (r *resultsView) showsPanic() bool {
+	return r.Mode == ModePanic && r.Result.Panic != nil
+}
+
+// rustPanicText is the panic exactly as a Rust binary prints it to stderr.
+func rustPanicText(p *engine.Panic) string {
+	return p.Rendered + "\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+}
+
+// rawJSON is the Result as the page's script prints it: indented by two
+// spaces, with <, > and & as themselves.
+func (r *resultsView) rawJSON() string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r.Result); err != nil {
+		return err.Error()
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// summary is the one-line outcome above the tabs.
+func (r *resultsView) summary() string {
+	if r.Failure != "" {
+		return r.Failure
+	}
+	n := 0
+	for _, d := range r.diagnostics() {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	switch {
+	case r.Result.Status == engine.StatusPanicked && r.Mode == ModePanic:
+		return "Burn would panic"
+	case r.Result.Status == engine.StatusRejected:
+		return "Rejected before running"
+	case n == 1:
+		return "1 error found"
+	case n > 1:
+		return fmt.Sprintf("%d errors found", n)
+	}
+	return "Runs without a panic"
+}
+
+// exampleGroup is one heading of the examples menu.
+type exampleGroup struct {
+	Title    string
+	Examples []examples.Example
+}
+
+// groupTitles names the groups the menu shows first, in this order; other
+// groups follow alphabetically under their own name.
+var groupTitles = []struct{ group, title string }{
+	{"tour", "Tour"},
+	{"backends", "By backend"},
+	{"errors", "By catalog record"},
+}
+
+func exampleGroups(all []examples.Example) []exampleGroup {
+	byGroup := map[string][]examples.Example{}
+	for _, ex := range all {
+		byGroup[ex.Group] = append(byGroup[ex.Group], ex)
+	}
+	var groups []exampleGroup
+	for _, g := range groupTitles {
+		if exs := byGroup[g.group]; len(exs) > 0 {
+			groups = append(groups, exampleGroup{Title: g.title, Examples: exs})
+			delete(byGroup, g.group)
+		}
+	}
+	rest := make([]string, 0, len(byGroup))
+	for name := range byGroup {
+		rest = append(rest, name)
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		title := name
+		if title == "" {
+			title = "Other"
+		}
+		groups = append(groups, exampleGroup{Title: strings.ToUpper(title[:1]) + title[1:], Examples: byGroup[name]})
+	}
+	return groups
+}
+
+// defaultExample is what / shows: the first example of the tour.
+func defaultExample(all []examples.Example) (examples.Example, bool) {
+	for _, ex := range all {
+		if ex.Group == "tour" {
+			return ex, true
+		}
+	}
+	if len(all) > 0 {
+		return all[0], true
+	}
+	return examples.Example{}, false
+}
+
+// applyFix applies a fix's edits to the state's texts. Edits are byte
+// ranges into the texts the fix was computed for.
+func applyFix(s State, fix engine.Fix) (State, error) {
+	texts := map[string]*string{"main.rs": &s.Snippet, "Cargo.toml": &s.Config}
+	edits := append([]engine.Edit(nil), fix.Edits...)
+	// Apply from the end so earlier offsets stay valid.
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].File != edits[j].File {
+			return edits[i].File < edits[j].File
+		}
+		return edits[i].Span.Start.Offset > edits[j].Span.Start.Offset
+	})
+	limit := map[string]int{}
+	for _, e := range edits {
+		text, ok := texts[e.File]
+		if !ok {
+			return s, fmt.Errorf("fix edits unknown file %q", e.File)
+		}
+		start, end := e.Span.Start.Offset, e.Span.End.Offset
+		if l, seen := limit[e.File]; seen && end > l {
+			return s, fmt.Errorf("fix has overlapping edits in %s", e.File)
+		}
+		if start < 0 || start > end || end > len(*text) {
+			return s, fmt.Errorf("fix edit %d..%d is outside %s", start, end, e.File)
+		}
+		*text = (*text)[:start] + e.NewText + (*text)[end:]
+		limit[e.File] = start
+	}
+	return s, nil
+}
