@@ -18,14 +18,18 @@ type Config struct {
 	// Dispatch is what the dispatch model needs. Its Features hold every
 	// enabled "crate/feature", closed under Burn's feature graph, plus the
 	// pseudo-feature DefaultBackend when burn-dispatch's build script would
-	// set cfg(default_backend). Its Hardware has the defaults described at
-	// defaultHardware for whatever [package.metadata.playground.hardware]
-	// leaves out.
+	// set cfg(default_backend). Its Hardware is what
+	// [package.metadata.playground.hardware] says, and for each key it
+	// leaves out, one device per GPU backend the features compile in:
+	// cuda = 1 with the cuda feature, rocm = 1 with rocm, one DiscreteGpu
+	// wgpu adapter with any wgpu flavour, metal and vulkan true with their
+	// features; nothing otherwise.
 	Dispatch dispatch.Config
 	// BurnFeatures are the features of burn as the user listed them, in
 	// order, across every declaration of burn (for the UI).
 	BurnFeatures []string
-	// DefaultFeatures reports whether burn's default features are on.
+	// DefaultFeatures reports whether burn's default features are on, by
+	// any declaration or by the package's own default features.
 	DefaultFeatures bool
 	// BurnDeclared is false when Cargo.toml does not declare burn (or is
 	// empty) and the implicit `burn = "0.22"` stands in.
@@ -180,7 +184,7 @@ func build(p *parser, implicit bool) *Config {
 	r := newResolver(burnGraph, own, deps)
 	r.run()
 	for _, d := range deps {
-		if burnCrates[d.pkg] && d.optional && !r.activeDeps[d.name] {
+		if burnCrates[d.pkg] && r.isOptionalDep(d.name) && !r.activeDeps[d.name] {
 			p.add(warnOptional(d.name, d.value.span))
 			r.forceActivate(d.name)
 		}
@@ -188,13 +192,13 @@ func build(p *parser, implicit bool) *Config {
 	c.Dispatch.Features = r.features()
 
 	c.BurnDeclared = declared
+	c.DefaultFeatures = c.Dispatch.Features["burn/default"]
 	c.burn = primaryBurn(deps)
 	seen := map[string]bool{}
 	for _, d := range deps {
 		if d.pkg != "burn" {
 			continue
 		}
-		c.DefaultFeatures = c.DefaultFeatures || d.defaultFeatures || d.workspace
 		for _, f := range d.features {
 			if f.valid && !seen[f.name] {
 				seen[f.name] = true

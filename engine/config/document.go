@@ -315,7 +315,7 @@ func (b *builder) value(n *unstable.Node, start int) (*value, int) {
 	switch n.Kind {
 	case unstable.Array:
 		v := &value{kind: kindArray}
-		pos := start + 1
+		pos := min(start+1, len(b.doc.text))
 		for c := n.Child(); c != nil; c = c.Next() {
 			if c.Kind == unstable.Comment {
 				continue

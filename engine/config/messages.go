@@ -84,7 +84,7 @@ func withSuggestion(d diag.Diagnostic, suggestion string, fix *diag.Fix) diag.Di
 
 func errInvalidTOML(message string, span source.Range) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidTOML, span, "TOML parse error: "+message)
-	d.Help = []string{"nothing else in Cargo.toml can be read until this is fixed; the playground runs with `burn = \"0.22\"` and default features meanwhile"}
+	d.Help = []string{"nothing else in Cargo.toml can be read until this is fixed"}
 	return d
 }
 

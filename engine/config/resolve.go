@@ -26,8 +26,9 @@ type resolver struct {
 	// own is the user's [features] table, with dependency names left as
 	// the user wrote them (they may be renamed).
 	own map[string][]token
-	// deps are the user's dependency declarations by the name they are
-	// declared under.
+	// list holds the user's dependency declarations in document order;
+	// deps holds them by the name they are declared under.
+	list []*dependency
 	deps map[string][]*dependency
 
 	enabled map[string]bool // "crate/feature"
@@ -45,6 +46,7 @@ func newResolver(g *graph, own map[string][]token, deps []*dependency) *resolver
 	r := &resolver{
 		g:            g,
 		own:          own,
+		list:         deps,
 		deps:         map[string][]*dependency{},
 		enabled:      map[string]bool{},
 		activeCrates: map[string]bool{},
@@ -60,7 +62,7 @@ func newResolver(g *graph, own map[string][]token, deps []*dependency) *resolver
 // run enables the default features of the user's package and every
 // non-optional dependency as declared, and propagates.
 func (r *resolver) run() {
-	for _, d := range r.sortedDeps() {
+	for _, d := range r.list {
 		if !d.optional {
 			r.seed(d)
 		}
@@ -69,17 +71,6 @@ func (r *resolver) run() {
 		r.enable(selfCrate + "/default")
 	}
 	r.drain()
-}
-
-// sortedDeps lists declarations in document order, so that resolution does
-// not depend on map order.
-func (r *resolver) sortedDeps() []*dependency {
-	var out []*dependency
-	for _, ds := range r.deps {
-		out = append(out, ds...)
-	}
-	sortDependencies(out)
-	return out
 }
 
 // forceActivate turns on an optional dependency nothing enabled.
