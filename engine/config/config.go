@@ -1,8 +1,6 @@
 package config
 
 import (
-	"sort"
-
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -274,14 +272,4 @@ func (p *parser) noBurnWarning() diag.Diagnostic {
 		fix = &diag.Fix{Title: "Add `burn = \"0.22\"` to [dependencies]", Edits: []diag.Edit{edit}}
 	}
 	return warnNoBurn(span, fix)
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

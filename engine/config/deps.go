@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
-	"github.com/dispatch-playground/playground/engine/source"
 )
 
 // burnCrates are the packages whose declarations decide the dispatch
@@ -13,11 +12,12 @@ import (
 // describe it.
 var burnCrates = map[string]bool{"burn": true, "burn-core": true, "burn-tensor": true, "burn-dispatch": true, "burn-nn": true}
 
-// dependencyKeys are the keys Cargo reads in a detailed dependency.
+// dependencyKeys are the keys Cargo reads in a detailed dependency, but for
+// the deprecated default_features, which is never suggested.
 var dependencyKeys = []string{
 	"version", "features", "default-features", "optional", "package", "workspace",
 	"git", "branch", "tag", "rev", "path", "registry", "registry-index", "base",
-	"public", "artifact", "lib", "target", "default_features",
+	"public", "artifact", "lib", "target",
 }
 
 // dependencyTableNames are the tables whose dependencies a snippet sees: it
@@ -208,7 +208,7 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 		case "artifact", "target":
 			// Artifact dependencies do not change features.
 		default:
-			suggestion, _ := suggest(key, dependencyKeys[:len(dependencyKeys)-1])
+			suggestion, _ := suggest(key, dependencyKeys)
 			p.add(warnUnusedManifestKey(d.table+"."+quoteKey(d.name)+"."+quoteKey(key), v.key, suggestion))
 		}
 	}
@@ -363,13 +363,4 @@ func errUnknownFeatureToken(pkg string, t token, at *value) diag.Diagnostic {
 		}
 	}
 	return d
-}
-
-// spanOfKey is the range a diagnostic about a whole dependency points at:
-// its key when it has one, else its value.
-func spanOfKey(v *value) source.Range {
-	if v.key.Len() > 0 {
-		return v.key
-	}
-	return v.span
 }

@@ -34,11 +34,10 @@ const (
 
 // Burn's messages, verbatim (shared/burn/panics.tsv).
 const (
-	msgUnknownBurnDevice   = "Unknown BURN_DEVICE override: '{}'."
-	msgHostLibTorch        = "LibTorch is not supported as a remote-server backend (no BackendIr impl)"
-	msgHostRemote          = "Cannot host a remote server on a remote device"
-	msgHostCapture         = "Cannot host a remote server on a capture device"
-	burnDeviceFileLocation = "crates/burn-dispatch/src/device.rs"
+	msgUnknownBurnDevice = "Unknown BURN_DEVICE override: '{}'."
+	msgHostLibTorch      = "LibTorch is not supported as a remote-server backend (no BackendIr impl)"
+	msgHostRemote        = "Cannot host a remote server on a remote device"
+	msgHostCapture       = "Cannot host a remote server on a capture device"
 )
 
 func newDiagnostic(severity diag.Severity, code string, span source.Range, message string) diag.Diagnostic {
