@@ -44,7 +44,8 @@ const (
 	ownRepo     = "dispatch-playground/playground"
 )
 
-// playgroundCodes are the errors of the playground itself.
+// playgroundCodes are the errors of the playground itself that every
+// phase may rely on; the phases add more as they need them.
 var playgroundCodes = []string{
 	"syntax-error", "unsupported-syntax", "invalid-utf8", "unterminated-string",
 	"unterminated-comment", "nesting-too-deep", "invalid-toml", "unknown-feature",
@@ -274,7 +275,7 @@ func TestBurnRecordsCiteTheModelledCommit(t *testing.T) {
 		if wrapper.DatasetVersion != commitDate {
 			t.Errorf("%s: datasetVersion %q", f.name, wrapper.DatasetVersion)
 		}
-		if r["schemaVersion"] != 2.0 || r["severity"] == nil {
+		if sev := r["severity"]; r["schemaVersion"] != 2.0 || (sev != "error" && sev != "warning" && sev != "note") {
 			t.Errorf("%s: schemaVersion %v severity %v", f.name, r["schemaVersion"], r["severity"])
 		}
 		for _, k := range []string{"sourceCode", "sourceCodeStart", "sourceCodeEnd", "errorCode", "httpStatus"} {
@@ -313,11 +314,18 @@ func TestBurnRecordsCiteTheModelledCommit(t *testing.T) {
 
 func TestPlaygroundRecords(t *testing.T) {
 	for _, code := range playgroundCodes {
-		r, ok := ByCode(code)
-		if !ok {
+		if _, ok := ByCode(code); !ok {
 			t.Errorf("no record for %s", code)
+		}
+	}
+	for _, r := range All() {
+		if r.Repo != ownRepo && r.Repo != burnRepo {
+			t.Errorf("%s: repo %q", r.Code, r.Repo)
+		}
+		if r.Repo != ownRepo {
 			continue
 		}
+		code := r.Code
 		if r.Repo != ownRepo || (r.Type != "validation" && r.Type != "limit") {
 			t.Errorf("%s: repo %q errorType %q", code, r.Repo, r.Type)
 		}
@@ -333,11 +341,6 @@ func TestPlaygroundRecords(t *testing.T) {
 		}
 		if id := raw["id"].(string); id != idOf(ownRepo, code) {
 			t.Errorf("%s: id %s", code, id)
-		}
-	}
-	for _, r := range All() {
-		if r.Repo == ownRepo && !slices.Contains(playgroundCodes, r.Code) {
-			t.Errorf("%s: a playground record that is not in the list", r.Code)
 		}
 	}
 }
