@@ -1,47 +1,56 @@
 package wasm
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/source"
 )
 
 // Codes of the diagnostics the sandbox adds when it, rather than the engine,
-// stops a run.
+// stops a run. The messages follow the errorMessage of their catalog
+// records.
 const (
 	CodeTimeLimit   = "playground-time-limit"
 	CodeMemoryLimit = "playground-memory-limit"
-	CodeResultLimit = "playground-result-limit"
+	// CodeOutputLimit: the Result, printed output and trace together, is
+	// larger than the sandbox returns.
+	CodeOutputLimit = "playground-output-limit"
 )
 
 // TimeLimitResult is the Result of a run the host stopped after limit.
 func TimeLimitResult(snippet string, limit time.Duration) engine.Result {
 	return limitResult(snippet, CodeTimeLimit,
-		fmt.Sprintf("the run did not finish within the playground's time limit of %v", limit),
-		"loops run for real here: iterate over a smaller range, or move the work out of the loop")
+		fmt.Sprintf("the run exceeded the playground's time limit of %v", limit),
+		"loops run for real here: iterate over a smaller range; dispatch behaves the same for a few iterations")
 }
 
 // MemoryLimitResult is the Result of a run that hit the memory limit of
 // pages wasm pages.
 func MemoryLimitResult(snippet string, pages uint32) engine.Result {
 	return limitResult(snippet, CodeMemoryLimit,
-		fmt.Sprintf("the run needed more memory than the playground's limit of %s", formatBytes(uint64(pages)*PageSize)),
-		"create fewer or smaller tensors, or run the snippet on your own machine")
+		fmt.Sprintf("the run exceeded the playground's memory limit of %s", formatBytes(uint64(pages)*PageSize)),
+		"use smaller shapes: dispatch, transfers and panics do not depend on size")
 }
 
-// ResultLimitResult is the Result of a run whose Result JSON (size bytes)
+// OutputLimitResult is the Result of a run whose Result JSON (size bytes)
 // is larger than limit bytes.
-func ResultLimitResult(snippet string, size, limit int) engine.Result {
-	return limitResult(snippet, CodeResultLimit,
-		fmt.Sprintf("the result of the run is %s, more than the playground's limit of %s", formatBytes(uint64(size)), formatBytes(uint64(limit))),
-		"print less: println! and dbg! inside loops add to the result on every iteration")
+func OutputLimitResult(snippet string, size, limit int) engine.Result {
+	return limitResult(snippet, CodeOutputLimit,
+		fmt.Sprintf("the output exceeded the playground's limit of %s", formatBytes(uint64(limit))),
+		fmt.Sprintf("this run's Result, its printed output and trace together, came to %s: print less, or loop fewer times", formatBytes(uint64(size))))
 }
 
 func limitResult(snippet, code, message, help string) engine.Result {
 	file := source.NewFile(diag.MainRS, snippet)
+	var record json.RawMessage
+	if r, ok := catalog.ByCode(code); ok {
+		record = r.JSON()
+	}
 	return engine.Result{
 		Status: engine.StatusRejected,
 		Diagnostics: []engine.Diagnostic{{
@@ -53,6 +62,7 @@ func limitResult(snippet, code, message, help string) engine.Result {
 			Span:     file.Span(source.Range{Start: 0, End: len(snippet)}),
 			Labels:   []engine.Label{},
 			Help:     []string{help},
+			Record:   record,
 			Fixes:    []engine.Fix{},
 		}},
 		Trace:  []engine.TraceEntry{},

@@ -78,7 +78,7 @@ type Sandbox struct {
 
 type counters struct {
 	instances, running                                                    atomic.Int64
-	runs, busy, timeLimits, memoryLimits, resultLimits, crashes, recycled atomic.Int64
+	runs, busy, timeLimits, memoryLimits, outputLimits, crashes, recycled atomic.Int64
 }
 
 // Stats is a snapshot of the sandbox's gauges and counters.
@@ -92,7 +92,7 @@ type Stats struct {
 	Busy         int64 // runs refused with ErrBusy
 	TimeLimits   int64 // runs stopped by the wall time limit
 	MemoryLimits int64 // runs stopped by the memory limit
-	ResultLimits int64 // runs whose Result was over the size limit
+	OutputLimits int64 // runs whose Result was over the size limit
 	Crashes      int64 // runs that trapped for another reason
 	Recycled     int64 // instances replaced because their memory had grown
 }
@@ -208,8 +208,8 @@ func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
 		}
 		s.counters.runs.Add(1)
 		if len(out) > s.limits.ResultBytes {
-			s.counters.resultLimits.Add(1)
-			return abi.Encode(ResultLimitResult(snippetOf(request), len(out), s.limits.ResultBytes))
+			s.counters.outputLimits.Add(1)
+			return abi.Encode(OutputLimitResult(snippetOf(request), len(out), s.limits.ResultBytes))
 		}
 		return out, nil
 	case errors.Is(err, abi.ErrBadRequest):
@@ -251,7 +251,7 @@ func (s *Sandbox) Stats() Stats {
 		Busy:         c.busy.Load(),
 		TimeLimits:   c.timeLimits.Load(),
 		MemoryLimits: c.memoryLimits.Load(),
-		ResultLimits: c.resultLimits.Load(),
+		OutputLimits: c.outputLimits.Load(),
 		Crashes:      c.crashes.Load(),
 		Recycled:     c.recycled.Load(),
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/wasm/wasmtest"
@@ -109,6 +111,11 @@ func limitDiagnostic(t *testing.T, res engine.Result, code, snippet string) {
 	if d.Code != code || d.Severity != "error" || d.Phase != "run" || d.File != "main.rs" {
 		t.Fatalf("diagnostic %+v, want code %s, error, run, main.rs", d, code)
 	}
+	rec, ok := catalog.ByCode(code)
+	var got, want any
+	if !ok || json.Unmarshal(d.Record, &got) != nil || json.Unmarshal(rec.JSON(), &want) != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("record %s, want the catalog's record of %s", d.Record, code)
+	}
 	if d.Span.Start.Offset != 0 || d.Span.End.Offset != len(snippet) {
 		t.Fatalf("span %+v does not cover the snippet %q", d.Span, snippet)
 	}
@@ -141,7 +148,7 @@ func TestTimeLimit(t *testing.T) {
 	}
 	res := decode(t, out)
 	limitDiagnostic(t, res, wasm.CodeTimeLimit, spin)
-	if want := "the run did not finish within the playground's time limit of 200ms"; res.Diagnostics[0].Message != want {
+	if want := "the run exceeded the playground's time limit of 200ms"; res.Diagnostics[0].Message != want {
 		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
 	}
 	afterFailure(t, sb)
@@ -162,7 +169,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	res := decode(t, out)
 	limitDiagnostic(t, res, wasm.CodeMemoryLimit, grow)
-	if want := "the run needed more memory than the playground's limit of 32 MiB"; res.Diagnostics[0].Message != want {
+	if want := "the run exceeded the playground's memory limit of 32 MiB"; res.Diagnostics[0].Message != want {
 		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
 	}
 	afterFailure(t, sb)
@@ -270,7 +277,7 @@ func TestResultLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	limitDiagnostic(t, decode(t, out), wasm.CodeResultLimit, requests[1].Snippet)
+	limitDiagnostic(t, decode(t, out), wasm.CodeOutputLimit, requests[1].Snippet)
 }
 
 func TestConcurrentRunsAreIsolated(t *testing.T) {

@@ -62,7 +62,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index static files: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, assets: a, catalog: catalogJSON()}
+	s := &Server{cfg: cfg, log: cfg.Logger, assets: a, catalog: CatalogJSON()}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -134,8 +134,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	return s.Serve(ctx, ln)
 }
 
-// catalogJSON is the array of every record's JSON, in the catalog's order.
-func catalogJSON() []byte {
+// CatalogJSON is the body of /api/catalog: the array of every record's
+// JSON, in the catalog's order.
+func CatalogJSON() []byte {
 	buf := []byte{'['}
 	for i, r := range catalog.All() {
 		if i > 0 {

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/store"
+	"github.com/dispatch-playground/playground/web"
+)
+
+func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	addr := fs.String("addr", web.DefaultAddr, "address to listen on")
+	db := fs.String("db", filepath.Join("data", "playground.db"), "SQLite file of shared states (empty: sharing off)")
+	origins := fs.String("cors-origins", strings.Join(web.DefaultCORSConfig.AllowOrigins, ","), "origins that may read /api/* from a browser, comma-separated; * for any, empty for none")
+	writes := fs.Bool("cors-writes", false, "also let those origins POST to /api/run and /api/share")
+	logFormat := fs.String("log-format", "text", "log format: text or json")
+	limits := web.DefaultLimits()
+	fs.Int64Var(&limits.BodyBytes, "max-body", web.DefaultBodyBytes, "largest request body, in bytes (413 above)")
+	fs.IntVar(&limits.SnippetBytes, "max-snippet", web.DefaultSnippetBytes, "largest snippet, in bytes (413 above)")
+	sf := addSandboxFlags(fs)
+	if rest, err := parseInterspersed(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return usageError("unexpected arguments %q", rest)
+	}
+	logger, err := newLogger(*logFormat, stderr)
+	if err != nil {
+		return err
+	}
+
+	cfg := web.Config{
+		Limits:  limits,
+		CORS:    web.CORSConfig{AllowOrigins: splitList(*origins), AllowWrites: *writes, MaxAge: web.DefaultCORSConfig.MaxAge},
+		Version: engine.Version,
+		Logger:  logger,
+	}
+	// A server without a sandbox still serves pages and answers runs with
+	// 503, which says more than refusing to start.
+	if sb, err := sf.start(ctx, logger); err != nil {
+		logger.Error("the sandbox did not start; runs will answer 503", "err", err)
+		cfg.SandboxError = err
+	} else {
+		cfg.Sandbox = sb
+		defer sb.Close(context.Background())
+		logger.Info("sandbox ready", "instances", sf.limits.PoolSize, "memory_pages", sf.limits.MemoryPages, "wall_time", sf.limits.WallTime)
+	}
+	if *db != "" {
+		if err := os.MkdirAll(filepath.Dir(*db), 0o755); err != nil {
+			return err
+		}
+		shares, err := store.Open(*db)
+		if err != nil {
+			return err
+		}
+		defer shares.Close()
+		cfg.Shares = shares
+	}
+	server, err := web.New(cfg)
+	if err != nil {
+		return err
+	}
+	return server.ListenAndServe(ctx, *addr)
+}
+
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, usageError("--log-format is text or json, not %q", format)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
