@@ -234,7 +234,7 @@ func TestDimIndex(t *testing.T) {
 func TestReshape(t *testing.T) {
 	for _, c := range []struct {
 		shape, args, want []int64
-		reason           string
+		reason            string
 	}{
 		{[]int64{2, 3}, []int64{3, 2}, []int64{3, 2}, ""},
 		{[]int64{2, 3}, []int64{-1}, []int64{6}, ""},
