@@ -1,8 +1,9 @@
 // Package examples holds the playground's example programs, one txtar file
 // each, embedded at build time and parsed once.
 //
-// A file starts with comment lines `// Title: ...` and `// Group: ...` and
-// holds the sections `Cargo.toml` and `main.rs`, the program as a user would
+// A file starts with comment lines `// Title: ...`, `// Group: ...` and,
+// for an example that reproduces rows of Burn's panic table, `// Rows: ...`;
+// it holds the sections `Cargo.toml` and `main.rs`, the program as a user would
 // paste it; `want`, the expected Result excerpt checked by the engine's
 // golden test; and, for a program that fails, `fixed/main.rs` (and
 // `fixed/Cargo.toml` when the fix is in the config) which must run clean.
@@ -27,6 +28,9 @@ type Example struct {
 	Name  string // file name without .txtar
 	Title string
 	Group string // "tour", "backends", "autodiff", "remote", "errors", ...
+	// Rows lists the ids of Burn's panic table (shared/burn/panics.tsv)
+	// that the example reproduces, from its `// Rows:` line.
+	Rows []string
 	// Config and Snippet are the Cargo.toml and main.rs sections.
 	Config  string
 	Snippet string
@@ -94,6 +98,10 @@ func Parse(name string, data []byte) (Example, error) {
 			ex.Title = strings.TrimSpace(value)
 		case "Group":
 			ex.Group = strings.TrimSpace(value)
+		case "Rows":
+			for _, id := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
+				ex.Rows = append(ex.Rows, id)
+			}
 		}
 	}
 	seen := map[string]bool{}
