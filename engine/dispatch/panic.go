@@ -21,6 +21,10 @@ type Panic struct {
 	Labels []string
 	// Fixes are mechanical repairs the interpreter can turn into edits.
 	Fixes []FixHint
+	// Cause is the panic that happened first on another thread (burn's
+	// device runner) and that this one re-raises, nil when there is none.
+	// Its ID names the root cause better than the re-raising site does.
+	Cause *Panic
 }
 
 // FixHint describes a machine-applicable fix in terms of the call's inputs.

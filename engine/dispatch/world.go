@@ -65,3 +65,42 @@ type TraceEvent struct {
 	Shape    []int64
 	Note     string
 }
+
+// World is one simulated Burn process: the configuration it was built
+// with, the process-wide counters Burn keeps (autodiff node ids, remote
+// registry ids, capture ids) and the trace of dispatched operations. A
+// World is used by one run at a time; nothing in the package is shared
+// between Worlds.
+type World struct {
+	cfg   Config
+	site  int
+	trace []TraceEvent
+
+	nextNode    uint64 // burn-autodiff's NodeId counter
+	nextHandle  uint64 // fusion and router tensor ids (TensorId counters)
+	nextCapture int    // CaptureDevice ids
+	remoteIDs   map[string]int
+	connected   map[int]bool // remote registry ids whose session is open
+	serving     bool
+}
+
+// NewWorld starts a process with the given build and machine.
+func NewWorld(cfg Config) *World {
+	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, connected: map[int]bool{}}
+}
+
+// SetSite tags the TraceEvents and the tensors created by the following
+// calls with the interpreter's call site.
+func (w *World) SetSite(site int) { w.site = site }
+
+// Trace is every dispatched operation so far, in order.
+func (w *World) Trace() []TraceEvent { return w.trace }
+
+// Serving reports that burn::server::start has been called: in Rust it
+// blocks the thread until the process is stopped, so nothing after it runs.
+func (w *World) Serving() bool { return w.serving }
+
+func (w *World) record(ev TraceEvent) {
+	ev.Site = w.site
+	w.trace = append(w.trace, ev)
+}

@@ -1,0 +1,443 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Operations burn-tensor and burn-nn compose from several dispatch ops.
+
+// catOrStack is Tensor::cat(tensors, dim) and Tensor::stack::<D2>(tensors,
+// dim) (crates/burn-tensor/src/tensor/api/base.rs:2484-2560): the dim and
+// shape checks, then vec_op! routing on the first element.
+func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	arr, ok := a.get(0).(*Array)
+	if !ok {
+		return nil, errArgType(1, "Vec<Tensor<D, K>>", a.c.Args[0]), nil
+	}
+	dim, ue := a.int(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	tensors := make([]*Tensor, len(arr.Elems))
+	for i, e := range arr.Elems {
+		t, ok := Deref(e).(*Tensor)
+		if !ok || (i > 0 && t.TypeName() != tensors[0].TypeName()) {
+			return nil, errArgType(1, "Vec<Tensor<D, K>>", a.c.Args[0]), nil
+		}
+		tensors[i] = t
+	}
+	rank := tt.rank
+	if len(tensors) > 0 {
+		rank = tensors[0].Rank()
+	}
+	op := "Cat"
+	line := 2485
+	dimRank := rank
+	if name == "stack" {
+		op, line, dimRank = "Stack", 2538, rank+1
+	}
+	if rank < 0 {
+		return nil, &UsageError{Code: "wrong-arguments", Arg: 1,
+			Message: "type annotations needed for `Vec<Tensor<_, _>>`"}, nil
+	}
+	d, p := resolveDim(opRow{method: name, source: fmt.Sprintf("base.rs:%d", line)}, dim, dimRank)
+	if p != nil {
+		return nil, nil, p.on(2)
+	}
+	c := &tensorCheck{op: op}
+	if name == "stack" {
+		if d2 := genericRank(a.c.Generics); d2 == rank {
+			c.register("bt-check-stack-same-rank", fmt.Sprintf("Can't stack tensors on existing dimension %d, the input and output ranks are the same (D=%d; D2=%d).If you want to concatenate the tensors along the specified dimension (%d), use `Tensor::cat` instead.", d, rank, d2, d), "")
+			c.messages[0] = strings.TrimSuffix(c.messages[0], " ")
+		}
+	}
+	if len(tensors) == 0 {
+		if name == "stack" {
+			c.register("bt-check-stack-empty", "Can't stack an empty list of tensors.", "")
+		} else {
+			c.register("bt-check-cat-empty", "Can't concatenate an empty list of tensors.", "")
+		}
+		for i := range c.messages {
+			c.messages[i] = strings.TrimSuffix(c.messages[i], " ")
+		}
+	} else if mismatch := catShapesDiffer(tensors, d, name == "stack"); mismatch {
+		shapes := make([]string, len(tensors))
+		for i, t := range tensors {
+			shapes[i] = shapeDebug(t.shape)
+		}
+		details := fmt.Sprintf("Provided dimension (%d), tensors shapes: [%s]", d, strings.Join(shapes, ", "))
+		if name == "stack" {
+			c.register("bt-check-stack-shapes", "Can't stack tensors with different shapes", details)
+		} else {
+			c.register("bt-check-cat-shapes", "Can't concatenate tensors with different shapes, except for the provided dimension", details)
+		}
+	}
+	if len(c.messages) > 0 {
+		return nil, nil, newPanic(c.ids[0], fmt.Sprintf("crates/burn-tensor/src/tensor/api/base.rs:%d", line+1), c.format()).on(1)
+	}
+	if name == "stack" {
+		// Each tensor is unsqueezed at dim on its own backend, then cat.
+		for i, t := range tensors {
+			shape := append(append(append([]int64{}, t.shape[:d]...), 1), t.shape[d:]...)
+			out, p := w.unaryOp(t, t.kind.opPrefix()+"_reshape", t.kind, shape, t.dtype)
+			if p != nil {
+				return nil, nil, p
+			}
+			tensors[i] = out
+		}
+	}
+	first := tensors[0]
+	shape := append([]int64{}, first.shape...)
+	shape[d] = 0
+	for _, t := range tensors {
+		shape[d] += t.shape[d]
+	}
+	op = first.kind.opPrefix() + "_cat"
+	pl, p := routeVec(tensors)
+	if p != nil {
+		return nil, nil, w.failOp(op, first, p.on(1))
+	}
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	out := w.output(pl, first.kind, shape, first.dtype)
+	w.recordOp(op, pl, out)
+	return out, nil, nil
+}
+
+func catShapesDiffer(tensors []*Tensor, dim int, all bool) bool {
+	ref := tensors[0].shape
+	for _, t := range tensors {
+		if len(t.shape) != len(ref) {
+			return true
+		}
+		for i := range ref {
+			if (all || i != dim) && t.shape[i] != ref[i] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneHot is one_hot::<D2>(num_classes) (orderable.rs:279-348): built from
+// the tensor's device as it reports it, so int labels on an autodiff
+// device give a one-hot that joins the graph once cast to float.
+func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errUnknownMethod("struct `"+t.TypeName()+"`", "one_hot"), nil
+	}
+	classes, ue := a.int(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	d := t.Device()
+	shape := append(t.Shape(), classes)
+	sub := Call{Args: []Value{d, Tuple{d, dtypeEnum(t.dtype)}}}
+	v, ue, p := w.create("full", tensorType{rank: len(shape), kind: t.kind}, shape, argList{c: sub}, 1)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	out := v.(*Tensor)
+	w.trace[len(w.trace)-1].Note = "one_hot: the output starts as full(off_value) on the tensor's device, then the on_value is scattered in"
+	return out, nil, nil
+}
+
+// activation is burn::tensor::activation::* (crates/burn-tensor/src/tensor/activation/base.rs):
+// relu, sigmoid, gelu, softmax, log_softmax and leaky_relu are Dispatch's
+// activation ops; tanh is float_tanh; silu is x * sigmoid(x).
+func (w *World) activation(name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	want := 1
+	if name == "softmax" || name == "log_softmax" || name == "leaky_relu" {
+		want = 2
+	}
+	if ue := a.want(want); ue != nil {
+		return nil, ue, nil
+	}
+	t, ue := a.tensor(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind != KindFloat {
+		return nil, errArgType(1, fmt.Sprintf("Tensor<%d>", t.Rank()), c.Args[0]), nil
+	}
+	if name == "softmax" || name == "log_softmax" {
+		dim, ue := a.int(1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		op := map[string]string{"softmax": "Softmax", "log_softmax": "Log Softmax"}[name]
+		if _, p := resolveDim(opRow{method: op, source: "../activation/base.rs"}, dim, t.Rank()); p != nil {
+			return nil, nil, p.on(2)
+		}
+	}
+	op := name
+	if name == "tanh" {
+		op = "float_tanh"
+	}
+	if name == "silu" {
+		s, p := w.unaryOp(t, "sigmoid", KindFloat, nil, t.dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		return w.runRow(opTable["mul"], t, argList{c: Call{Args: []Value{s}}, method: true})
+	}
+	out, p := w.unaryOp(t, op, KindFloat, nil, t.dtype)
+	if p != nil {
+		return nil, nil, p
+	}
+	return out, nil, nil
+}
+
+// moduleLinear is burn::tensor::module::linear(input, weight, bias)
+// (crates/burn-tensor/src/tensor/module.rs:527-590). Dispatch leaves the
+// ModuleOps::linear default in place (its own impl is commented out,
+// crates/burn-dispatch/src/ops/module.rs:749-755), so the default of
+// burn-backend runs over Dispatch's ops (backend/ops/modules/linear.rs:17-58):
+// float_matmul(x, weight), then float_add(output, bias) with bias
+// reshaped, both routed by binary_float! with no burn-tensor device check.
+func (w *World) moduleLinear(c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	if ue := a.want(3); ue != nil {
+		return nil, ue, nil
+	}
+	x, ue := a.tensor(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	weight, ue := a.tensor(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	var bias *Tensor
+	switch b := a.get(2).(type) {
+	case *Enum:
+		if b.Type == "Option" && b.Variant == "Some" && len(b.Fields) == 1 {
+			bias, _ = Deref(b.Fields[0]).(*Tensor)
+		}
+	case *Tensor:
+		bias = b
+	}
+	return w.linear(x, weight, bias)
+}
+
+func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
+	if x.kind != KindFloat || weight.kind != KindFloat || weight.Rank() != 2 {
+		return nil, &UsageError{Code: "wrong-arguments", Arg: 1, Message: "mismatched types: linear takes float tensors and a 2-D weight"}, nil
+	}
+	input := x
+	if x.Rank() == 1 {
+		// D == 1 runs on an unsqueezed batch of one and squeezes it back.
+		var p *Panic
+		if input, p = w.unaryOp(x, "float_reshape", KindFloat, []int64{1, x.shape[0]}, x.dtype); p != nil {
+			return nil, nil, p
+		}
+	}
+	rank := input.Rank()
+	if rank > 2 {
+		// unsqueeze_leading reshapes the weight to the input's rank.
+		shape := append(make([]int64, rank-2), weight.shape...)
+		for i := 0; i < rank-2; i++ {
+			shape[i] = 1
+		}
+		var p *Panic
+		if weight, p = w.unaryOp(weight, "float_reshape", KindFloat, shape, weight.dtype); p != nil {
+			return nil, nil, p
+		}
+	}
+	pl, p := w.routeBinaryFloat(input, weight)
+	if p != nil {
+		return nil, nil, w.failOp("float_matmul", input, p.on(1))
+	}
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	outShape := append(append([]int64{}, input.shape[:rank-1]...), weight.shape[len(weight.shape)-1])
+	out := w.output(pl, KindFloat, outShape, input.dtype)
+	w.recordOp("float_matmul", pl, out)
+	if bias != nil {
+		shape := append(make([]int64, rank-1), bias.shape...)
+		for i := range shape[:rank-1] {
+			shape[i] = 1
+		}
+		b, p := w.unaryOp(bias, "float_reshape", KindFloat, shape, bias.dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		pl, p := w.routeBinaryFloat(out, b)
+		if p != nil {
+			return nil, nil, w.failOp("float_add", out, p.on(1))
+		}
+		sum := w.output(pl, KindFloat, outShape, out.dtype)
+		w.recordOp("float_add", pl, sum)
+		out = sum
+	}
+	if x.Rank() == 1 {
+		if out, p = w.unaryOp(out, "float_reshape", KindFloat, out.shape[1:], out.dtype); p != nil {
+			return nil, nil, p
+		}
+	}
+	return out, nil, nil
+}
+
+// LinearConfig is burn-nn's LinearConfig.
+type LinearConfig struct {
+	dIn, dOut int64
+	bias      bool
+}
+
+// Linear is burn-nn's Linear module: weight [d_input, d_output] and an
+// optional bias [d_output], held as Params that require gradients.
+type Linear struct {
+	weight, bias *Tensor
+}
+
+func (*LinearConfig) TypeName() string { return "LinearConfig" }
+func (*Linear) TypeName() string       { return "Linear" }
+
+func (w *World) linearConfigFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "new" {
+		return nil, errUnknownFunction("struct `LinearConfig`", name), nil
+	}
+	a := argList{c: c}
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	dIn, ue := a.int(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	dOut, ue := a.int(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	return &LinearConfig{dIn: dIn, dOut: dOut, bias: true}, nil, nil
+}
+
+func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	switch c.Method {
+	case "with_bias":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		b, ue := a.boolean(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		out := *cfg
+		out.bias = b
+		return &out, nil, nil
+	case "with_initializer":
+		return cfg, nil, nil
+	case "clone":
+		return cfg, nil, nil
+	case "init":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		d, ue, p := w.deviceArg(a, 0)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		// The initializer draws each Param from a uniform distribution on
+		// the device and marks it as requiring gradients.
+		weight, p := w.param(d, []int64{cfg.dIn, cfg.dOut})
+		if p != nil {
+			return nil, nil, p.on(1)
+		}
+		m := &Linear{weight: weight}
+		if cfg.bias {
+			if m.bias, p = w.param(d, []int64{cfg.dOut}); p != nil {
+				return nil, nil, p.on(1)
+			}
+		}
+		return m, nil, nil
+	}
+	return nil, errUnknownMethod("struct `LinearConfig`", c.Method), nil
+}
+
+// param creates a Param tensor: random on the device, then require_grad.
+func (w *World) param(d *Device, shape []int64) (*Tensor, *Panic) {
+	sub := Call{Args: []Value{d}}
+	v, _, p := w.create("random", tensorType{rank: len(shape), kind: KindFloat}, shape, argList{c: sub}, 0)
+	if p != nil {
+		return nil, p
+	}
+	t := v.(*Tensor)
+	out, _, p := w.gradTracking(t, "require_grad", argList{c: Call{}, method: true})
+	if p != nil {
+		return nil, p
+	}
+	return out.(*Tensor), nil
+}
+
+func (w *World) linearMethod(m *Linear, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	switch c.Method {
+	case "forward":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		x, ue := a.tensor(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		return w.linear(x, m.weight, m.bias)
+	case "to_device", "fork":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		d, ue, p := w.deviceArg(a, 0)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		// Module::to_device maps every Param through Tensor::to_device;
+		// the Param then requires grad exactly when the moved tensor does.
+		out := &Linear{}
+		var err *Panic
+		if out.weight, err = w.toDevice(m.weight, d); err != nil {
+			return nil, nil, err.on(0).label("the Linear's weight is a float Param of the module")
+		}
+		if m.bias != nil {
+			if out.bias, err = w.toDevice(m.bias, d); err != nil {
+				return nil, nil, err.on(0)
+			}
+		}
+		return out, nil, nil
+	case "devices":
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+		var devices []Value
+		for _, t := range []*Tensor{m.weight, m.bias} {
+			if t == nil {
+				continue
+			}
+			d := t.Device()
+			seen := false
+			for _, o := range devices {
+				if o.(*Device).Equal(d) {
+					seen = true
+				}
+			}
+			if !seen {
+				devices = append(devices, d)
+			}
+		}
+		return &Array{Elems: devices, Vec: true}, nil, nil
+	case "clone":
+		return m, nil, nil
+	case "no_grad":
+		return m, nil, nil
+	}
+	return nil, errUnknownMethod("struct `Linear`", c.Method), nil
+}

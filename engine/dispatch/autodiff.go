@@ -1,0 +1,175 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// requirement is burn-autodiff's Requirement
+// (crates/burn-autodiff/src/graph/requirement.rs).
+type requirement int
+
+const (
+	reqNone requirement = iota
+	reqGrad
+	reqGradInBackward
+)
+
+func (r requirement) String() string {
+	return [...]string{"None", "Grad", "GradInBackward"}[r]
+}
+
+// adNode is a node of burn-autodiff's graph: a leaf made by creation or
+// require_grad, or the output of an op on tracked floats.
+type adNode struct {
+	id          uint64
+	order       int
+	requirement requirement
+	parents     []*adNode // the parents that require gradients
+	computed    bool      // an op output (ComputeBound) rather than a leaf (Ambiguous)
+	// step is true when a backward step is registered for the node: every
+	// op output registers one, even untracked (ops/base.rs:172-190), and
+	// require_grad registers a RootStep; a fresh leaf has none.
+	step     bool
+	consumed bool // a backward pass removed the step
+}
+
+// debug is AutodiffTensor's derived Debug around primitive
+// (crates/burn-autodiff/src/tensor.rs:20-25, graph/node.rs:40-49). The node
+// id counter is process-wide; the model numbers nodes from zero.
+func (n *adNode) debug(primitive string) string {
+	parents := make([]string, len(n.parents))
+	for i, p := range n.parents {
+		parents[i] = fmt.Sprintf("Parent { id: NodeId { value: %d } }", p.id)
+	}
+	props := "Ambiguous"
+	if n.computed {
+		props = "ComputeBound"
+	}
+	return fmt.Sprintf("AutodiffTensor { primitive: %s, node: Node { parents: [%s], order: %d, id: NodeId { value: %d }, requirement: %s, properties: %s, client: GraphMutexClient, distributed_params: None }, rc: NodeId { value: %d } }",
+		primitive, strings.Join(parents, ", "), n.order, n.id, n.requirement, props, n.id)
+}
+
+// newLeaf is AutodiffTensor::new: an untracked leaf without a step.
+func (w *World) newLeaf() *adNode {
+	n := &adNode{id: w.nextNode}
+	w.nextNode++
+	return n
+}
+
+// newOpNode is AutodiffTensor::from_parents followed by register_step.
+func (w *World) newOpNode(inputs ...*adNode) *adNode {
+	n := &adNode{id: w.nextNode, computed: true, step: true}
+	w.nextNode++
+	for _, p := range inputs {
+		if p == nil {
+			continue
+		}
+		if p.order+1 > n.order {
+			n.order = p.order + 1
+		}
+		if p.requirement != reqNone {
+			n.requirement = reqGradInBackward
+			n.parents = append(n.parents, p)
+		}
+	}
+	if n.order == 0 {
+		n.order = 1
+	}
+	return n
+}
+
+// Gradients is the container backward() returns: the gradients of the
+// leaves that required them.
+type Gradients struct {
+	grads map[uint64]bool
+}
+
+func (*Gradients) TypeName() string { return "Gradients" }
+
+// requireGrad is Autodiff's float_set_require_grad(true): a leaf (or an
+// untracked result) becomes a tracked leaf with a RootStep; a result
+// computed from tracked tensors cannot (crates/burn-autodiff/src/tensor.rs:106-131).
+func (w *World) requireGrad(t *Tensor) (*Tensor, *Panic) {
+	switch t.node.requirement {
+	case reqGrad:
+		return t, nil
+	case reqGradInBackward:
+		return nil, panicRequireGradNonLeaf()
+	}
+	out := *t
+	out.node = &adNode{id: t.node.id, requirement: reqGrad, computed: t.node.computed, step: true}
+	return &out, nil
+}
+
+// backward runs Dispatch::backward (crates/burn-dispatch/src/backend.rs:287-324)
+// and the graph traversal of burn-autodiff's server: the root needs a
+// registered step, the traversal consumes the steps it visits, and every
+// leaf that required gradients and feeds a visited step gets one.
+func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
+	if !t.tracked {
+		return nil, panicRequiresAutodiff(entryBackward)
+	}
+	if t.on.backend == Capture {
+		return nil, panicCaptureAutodiff(entryBackward)
+	}
+	root := t.node
+	if !root.step || root.consumed {
+		return nil, panicBackwardNoStep()
+	}
+	g := &Gradients{grads: map[uint64]bool{}}
+	if root.requirement == reqGrad {
+		g.grads[root.id] = true
+	}
+	visited := map[*adNode]bool{root: true}
+	root.consumed = true
+	queue := append([]*adNode(nil), root.parents...)
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if n.requirement == reqGrad {
+			g.grads[n.id] = true
+		}
+		if visited[n] || !n.step || n.consumed {
+			continue
+		}
+		visited[n] = true
+		n.consumed = true
+		queue = append(queue, n.parents...)
+	}
+	return g, nil
+}
+
+// gradOf is Dispatch::grad / grad_remove: the gradient, if the graph
+// produced one, comes back as a plain float on the inner backend carrying
+// the source's checkpointing (backend.rs:326-480).
+func (w *World) gradOf(t *Tensor, g *Gradients, remove bool, entry autodiffEntry) (Value, *Panic) {
+	if !t.tracked {
+		return nil, panicRequiresAutodiff(entry)
+	}
+	if t.on.backend == Capture {
+		return nil, panicCaptureAutodiff(entry)
+	}
+	if !g.grads[t.node.id] {
+		return none(), nil
+	}
+	if remove {
+		delete(g.grads, t.node.id)
+	}
+	grad := w.newTensor(KindFloat, t.shape, t.dtype, t.on)
+	grad.ckp = copyStrategy(t.ckp)
+	return some(grad), nil
+}
+
+func copyStrategy(s *Strategy) *Strategy {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	return &c
+}
+
+func strategyPtr(s Strategy) *Strategy { return &s }
+
+func none() Value        { return &Enum{Type: "Option", Variant: "None"} }
+func some(v Value) Value { return &Enum{Type: "Option", Variant: "Some", Fields: []Value{v}} }

@@ -1,0 +1,202 @@
+package dispatch
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Debug is Rust's `{:?}` of a value.
+func Debug(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "()"
+	case *Ref:
+		return Debug(x.V)
+	case Unit:
+		return "()"
+	case Int:
+		return strconv.FormatInt(x.V, 10)
+	case Float:
+		return floatDebug(x)
+	case Bool:
+		return strconv.FormatBool(bool(x))
+	case Str:
+		return debugString(string(x))
+	case *Array:
+		return "[" + debugList(x.Elems) + "]"
+	case Tuple:
+		if len(x) == 1 {
+			return "(" + Debug(x[0]) + ",)"
+		}
+		return "(" + debugList(x) + ")"
+	case *Range:
+		var b strings.Builder
+		if x.Lo != nil {
+			b.WriteString(strconv.FormatInt(*x.Lo, 10))
+		}
+		b.WriteString("..")
+		if x.Inclusive {
+			b.WriteString("=")
+		}
+		if x.Hi != nil {
+			b.WriteString(strconv.FormatInt(*x.Hi, 10))
+		}
+		return b.String()
+	case *Enum:
+		return enumDebug(x)
+	case *Device:
+		return x.rustDebug()
+	case *Tensor:
+		return "Tensor { primitive: " + x.kindDebug() + " }"
+	case *ShapeValue:
+		return shapeDebug(x.dims)
+	case *TensorData:
+		return fmt.Sprintf("TensorData { shape: %s, dtype: %s, .. }", dimsDebug(x.shape), x.dtype)
+	case *LinearConfig:
+		return fmt.Sprintf("LinearConfig { d_input: %d, d_output: %d, bias: %t, .. }", x.dIn, x.dOut, x.bias)
+	case *Opaque:
+		return x.Type
+	case Unknown:
+		return "_"
+	}
+	return v.TypeName() + " { .. }"
+}
+
+// Display is Rust's `{}`; ok is false for types without Display (Device,
+// Vec, Option, tuples, ...).
+func Display(v Value) (s string, ok bool) {
+	switch x := v.(type) {
+	case *Ref:
+		return Display(x.V)
+	case Int:
+		return strconv.FormatInt(x.V, 10), true
+	case Float:
+		return floatDisplay(x), true
+	case Bool:
+		return strconv.FormatBool(bool(x)), true
+	case Str:
+		return string(x), true
+	case *ShapeValue:
+		return dimsDebug(x.dims), true
+	case *Tensor:
+		return tensorDisplay(x), true
+	}
+	return "", false
+}
+
+// tensorDisplay follows burn-tensor's display_fmt_impl
+// (crates/burn-tensor/src/tensor/api/base.rs:3596-3636). The model holds
+// no values, so the data block is elided.
+func tensorDisplay(t *Tensor) string {
+	return fmt.Sprintf("Tensor {\n  data:\n[..],\n  shape:  %s,\n  device:  %s,\n  kind:  %s,\n  dtype:  %s,\n}",
+		dimsDebug(t.shape), t.Device().rustDebug(), debugString(t.kind.String()), debugString(dtypeName(t.dtype)))
+}
+
+// dtypeName is DType::name().
+func dtypeName(d DType) string {
+	if d.IsBool() {
+		return "bool"
+	}
+	return lowerASCII(string(d))
+}
+
+func debugList(vs []Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = Debug(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func enumDebug(e *Enum) string {
+	switch {
+	case len(e.Fields) > 0:
+		return e.Variant + "(" + debugList(e.Fields) + ")"
+	case len(e.Named) > 0:
+		keys := make([]string, 0, len(e.Named))
+		for k := range e.Named {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ": " + Debug(e.Named[k])
+		}
+		return e.Variant + " { " + strings.Join(parts, ", ") + " }"
+	}
+	return e.Variant
+}
+
+// debugString is str's Debug: quoted, with Rust's escapes.
+func debugString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&b, `\u{%x}`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func floatBits(f Float) int {
+	if f.Suffix == "f32" {
+		return 32
+	}
+	return 64
+}
+
+// floatDisplay is `{}` of f32/f64: the shortest digits that round-trip,
+// never in exponent form.
+func floatDisplay(f Float) string {
+	switch {
+	case math.IsNaN(f.V):
+		return "NaN"
+	case math.IsInf(f.V, 1):
+		return "inf"
+	case math.IsInf(f.V, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f.V, 'f', -1, floatBits(f))
+}
+
+// floatDebug is `{:?}`: like Display with a `.0` on integral values, but
+// in exponent form (`1e16`, `1.5e-7`) outside [1e-4, 1e16).
+func floatDebug(f Float) string {
+	abs := math.Abs(f.V)
+	if math.IsNaN(f.V) || math.IsInf(f.V, 0) {
+		return floatDisplay(f)
+	}
+	if abs != 0 && (abs < 1e-4 || abs >= 1e16) {
+		s := strconv.FormatFloat(f.V, 'e', -1, floatBits(f))
+		mant, exp, _ := strings.Cut(s, "e")
+		n, _ := strconv.Atoi(exp)
+		return mant + "e" + strconv.Itoa(n)
+	}
+	s := floatDisplay(f)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}

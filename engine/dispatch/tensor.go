@@ -1,0 +1,225 @@
+package dispatch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is a tensor's element kind, burn-tensor's BridgeKind.
+type Kind int
+
+const (
+	KindFloat Kind = iota
+	KindInt
+	KindBool
+	KindQFloat
+)
+
+var kindNames = [...]string{"Float", "Int", "Bool", "QFloat"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// handleName is BackendTensor::name(): the variant a plain handle prints as.
+func (k Kind) handleName() string {
+	if k == KindQFloat {
+		return "Quantized"
+	}
+	return kindNames[k]
+}
+
+// opPrefix is the prefix of the Backend trait's ops for this kind.
+func (k Kind) opPrefix() string {
+	switch k {
+	case KindInt:
+		return "int"
+	case KindBool:
+		return "bool"
+	case KindQFloat:
+		return "q"
+	}
+	return "float"
+}
+
+// Tensor is a burn_tensor::Tensor<D, K> reduced to what dispatch looks at:
+// the DispatchTensor's kind (backend, and the Autodiff wrapper of tracked
+// floats), its checkpointing option, dtype and shape. Values are never
+// stored, so shapes may be as large as int64 allows.
+type Tensor struct {
+	kind  Kind
+	shape []int64
+	dtype DType
+
+	// on is the plain device of the backend handle; a tracked float is
+	// Autodiff(<on's variant>(..)) and reports an autodiff device.
+	on      *Device
+	tracked bool
+	// ckp is DispatchTensor::checkpointing: nil is None.
+	ckp  *Strategy
+	node *adNode // the autodiff graph node of a tracked float
+
+	origin int
+	buf    *storage
+	handle uint64 // fusion/router TensorId
+}
+
+// storage stands for the shared buffer behind a handle: clones share it.
+type storage struct{ refs int }
+
+// TypeName is the Rust type: Tensor<2>, Tensor<2, Int>, Tensor<2, Bool>.
+func (t *Tensor) TypeName() string {
+	if t.kind == KindFloat || t.kind == KindQFloat {
+		return fmt.Sprintf("Tensor<%d>", len(t.shape))
+	}
+	return fmt.Sprintf("Tensor<%d, %s>", len(t.shape), t.kind)
+}
+
+// Rank is D.
+func (t *Tensor) Rank() int { return len(t.shape) }
+
+// Shape is the tensor's dims.
+func (t *Tensor) Shape() []int64 { return append([]int64(nil), t.shape...) }
+
+// KindName is "Float", "Int", "Bool" or "QFloat".
+func (t *Tensor) KindName() string { return t.kind.String() }
+
+// Kind is the element kind.
+func (t *Tensor) Kind() Kind { return t.kind }
+
+// DType is the tensor's dtype.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Tracked reports a float in an autodiff graph (DispatchTensorKind::Autodiff).
+func (t *Tensor) Tracked() bool { return t.tracked }
+
+// Origin is the call site that created the tensor.
+func (t *Tensor) Origin() int { return t.origin }
+
+// Backend is the backend variant of the handle.
+func (t *Tensor) Backend() Backend { return t.on.backend }
+
+// Device is what tensor.device() reports (DispatchTensor::device,
+// crates/burn-dispatch/src/tensor.rs:421-442): the handle's device, wrapped
+// in Autodiff for a tracked float; then, when the tensor carries a
+// checkpointing strategy, a non-float is reported on the autodiff device
+// too and the autodiff device takes that strategy. So a float gradient
+// reports a plain device while an int tensor made on an autodiff device
+// still reports an autodiff one after moving to a plain device.
+func (t *Tensor) Device() *Device {
+	d := t.on
+	if t.tracked {
+		d = d.withAutodiff(Disabled)
+	}
+	if t.ckp != nil {
+		if !t.dtype.IsFloat() && !d.autodiff {
+			d = d.withAutodiff(Disabled)
+		}
+		if d.autodiff {
+			d = d.withAutodiff(*t.ckp)
+		}
+	}
+	return d
+}
+
+// numElements is the product of dims; ok is false when it overflows int64.
+func numElements(shape []int64) (n int64, ok bool) {
+	n = 1
+	for _, d := range shape {
+		if d != 0 && n > (1<<63-1)/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// shapeDebug is the Debug of burn's Shape (cubecl-zspace's derived
+// `Shape { dims: [..] }`).
+func shapeDebug(shape []int64) string { return "Shape { dims: " + dimsDebug(shape) + " }" }
+
+func dimsDebug(shape []int64) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// kindDebug is the derived Debug of the tensor's DispatchTensorKind, which
+// binary_op! and binary_float! print when operands sit on two backends
+// (crates/burn-dispatch/src/tensor.rs:203-276). Backend primitives print
+// their own Debug: Flex its FlexTensor fields, cubecl backends (fusion on
+// by default) and Remote their `{ id, shape, .. }` handles. The ids are
+// process-wide counters that the model numbers from zero in creation
+// order; where a primitive prints its data (NdArray, LibTorch) the data is
+// elided as `..`.
+func (t *Tensor) kindDebug() string {
+	if t.tracked {
+		return "Autodiff(" + t.innerKindDebug() + ")"
+	}
+	return t.innerKindDebug()
+}
+
+// innerKindDebug is the kind inside the Autodiff box: what
+// binary_float! prints for two tracked floats on two backends.
+func (t *Tensor) innerKindDebug() string {
+	var handle string
+	if t.tracked {
+		handle = "Autodiff(" + t.node.debug(t.primitiveDebug()) + ")"
+	} else {
+		handle = t.kind.handleName() + "(" + t.primitiveDebug() + ")"
+	}
+	return t.on.backend.String() + "(" + handle + ")"
+}
+
+func (t *Tensor) primitiveDebug() string {
+	switch b := t.on.backend; {
+	case b == Flex:
+		// crates/burn-flex/src/tensor.rs:27-36
+		return fmt.Sprintf("FlexTensor { shape: %s, dtype: %s, contiguous: true, unique: %t }",
+			shapeDebug(t.shape), t.dtype, t.buf == nil || t.buf.refs <= 1)
+	case b.isCube():
+		// burn-fusion/src/tensor.rs:47-59
+		return fmt.Sprintf("{ id: TensorId { value: %d }, shape: %s, device: %s }", t.handle, shapeDebug(t.shape), t.on.payloadDebug())
+	case b == Remote:
+		// burn-router/src/tensor.rs:107-121
+		return fmt.Sprintf("{ id: TensorId { value: %d }, shape: %s, dtype: %s, device: %s }", t.handle, shapeDebug(t.shape), t.dtype, t.on.payloadDebug())
+	case b == NdArray:
+		return ndarrayVariant(t.dtype) + "(..)"
+	case b == LibTorch:
+		return fmt.Sprintf("TchTensor { tensor: Tensor[%s, %s], storage: .. }", dimsDebug(t.shape), tchKind(t.dtype))
+	}
+	return fmt.Sprintf("CaptureTensor { shape: %s, dtype: %s, .. }", shapeDebug(t.shape), t.dtype)
+}
+
+func ndarrayVariant(d DType) string {
+	if d.IsBool() {
+		return "Bool"
+	}
+	return string(d)
+}
+
+func tchKind(d DType) string {
+	switch d {
+	case F64:
+		return "Double"
+	case F16:
+		return "Half"
+	case BF16:
+		return "BFloat16"
+	case I64:
+		return "Int64"
+	case I32:
+		return "Int"
+	case I16:
+		return "Int16"
+	case I8:
+		return "Int8"
+	case U8:
+		return "Uint8"
+	}
+	if d.IsBool() {
+		return "Bool"
+	}
+	return "Float"
+}

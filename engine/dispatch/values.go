@@ -1,0 +1,144 @@
+package dispatch
+
+// ShapeValue is burn's Shape, as tensor.shape() returns it.
+type ShapeValue struct{ dims []int64 }
+
+// TensorData is burn's TensorData reduced to its shape and dtype: the
+// model never holds values.
+type TensorData struct {
+	shape []int64
+	dtype DType
+}
+
+func (*ShapeValue) TypeName() string { return "Shape" }
+func (*TensorData) TypeName() string { return "TensorData" }
+
+// Dims is the shape's dims.
+func (s *ShapeValue) Dims() []int64 { return append([]int64(nil), s.dims...) }
+
+func (w *World) shapeFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "new" && name != "from" {
+		return nil, errUnknownFunction("struct `Shape`", name), nil
+	}
+	a := argList{c: c}
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	dims, ue := shapeArg(a, 0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	return &ShapeValue{dims: dims}, nil, nil
+}
+
+func (w *World) shapeMethod(s *ShapeValue, c Call) (Value, *UsageError, *Panic) {
+	switch c.Method {
+	case "num_elements":
+		n, ok := numElements(s.dims)
+		if !ok {
+			return nil, nil, newPanic("shape-overflow", "", "attempt to multiply with overflow")
+		}
+		return Int{V: n, Suffix: "usize"}, nil, nil
+	case "num_dims", "rank", "len":
+		return Int{V: int64(len(s.dims)), Suffix: "usize"}, nil, nil
+	case "dims", "to_vec":
+		elems := make([]Value, len(s.dims))
+		for i, d := range s.dims {
+			elems[i] = Int{V: d, Suffix: "usize"}
+		}
+		return &Array{Elems: elems, Vec: c.Method == "to_vec"}, nil, nil
+	case "clone":
+		return &ShapeValue{dims: s.Dims()}, nil, nil
+	case "eq", "ne":
+		if len(c.Args) == 1 {
+			if o, ok := Deref(c.Args[0]).(*ShapeValue); ok {
+				return Bool(dimsDebug(s.dims) == dimsDebug(o.dims) == (c.Method == "eq")), nil, nil
+			}
+		}
+	}
+	return nil, errUnknownMethod("struct `Shape`", c.Method), nil
+}
+
+// tensorDataFunction is TensorData::from(array) and
+// TensorData::new(values, shape).
+func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	switch name {
+	case "from":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		shape, ue := dataShape(a.get(0))
+		if ue != nil {
+			ue.Arg = 1
+			return nil, ue, nil
+		}
+		return &TensorData{shape: shape, dtype: literalDType(a.get(0))}, nil, nil
+	case "new":
+		if ue := a.want(2); ue != nil {
+			return nil, ue, nil
+		}
+		shape, ue := shapeArg(a, 1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		return &TensorData{shape: shape, dtype: literalDType(a.get(0))}, nil, nil
+	case "zeros", "ones", "random":
+		return nil, errUnsupported("TensorData::" + name), nil
+	}
+	return nil, errUnknownFunction("struct `TensorData`", name), nil
+}
+
+// literalDType is the element type of literal data: a suffix when given,
+// else f32 for floats (Rust's default f64 literals convert), i64 for ints
+// and bool.
+func literalDType(v Value) DType {
+	for {
+		arr, ok := Deref(v).(*Array)
+		if !ok || len(arr.Elems) == 0 {
+			break
+		}
+		v = arr.Elems[0]
+	}
+	switch x := Deref(v).(type) {
+	case Float:
+		if x.Suffix == "f64" {
+			return F64
+		}
+		return F32
+	case Int:
+		if d, ok := dtypeVariants[upperASCII(x.Suffix)]; ok {
+			return d
+		}
+		return I64
+	case Bool:
+		return "Bool(Native)"
+	}
+	return F32
+}
+
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Panic) {
+	switch c.Method {
+	case "convert", "convert_dtype", "clone":
+		return d, nil, nil
+	case "to_vec", "into_vec", "as_slice":
+		// The values are not simulated.
+		return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unknown{}}}, nil, nil
+	case "num_elements":
+		n, _ := numElements(d.shape)
+		return Int{V: n, Suffix: "usize"}, nil, nil
+	case "assert_eq", "assert_approx_eq":
+		return Unit{}, nil, nil
+	}
+	return nil, errUnknownMethod("struct `TensorData`", c.Method), nil
+}
