@@ -11,9 +11,12 @@ type Node interface {
 // File is a parsed snippet: items (use, fn, trait, impl, struct) and, for
 // doc-test style snippets, bare statements outside any function.
 type File struct {
+	Range source.Range // the whole text
 	Items []Item
 	Stmts []Stmt // bare top-level statements, in order
 }
+
+func (f *File) Span() source.Range { return f.Range }
 
 // ---- attributes and types ----
 
@@ -24,6 +27,8 @@ type Attr struct {
 	Args  []Token // the tokens between the parentheses, if any
 	// ArgsRange covers the parenthesised arguments, empty when there are none.
 	ArgsRange source.Range
+	// Eq is set for the `#[path = value]` form; Args then holds the value.
+	Eq bool
 }
 
 func (a *Attr) Span() source.Range { return a.Range }
@@ -39,6 +44,21 @@ type Type struct {
 	Elems []*Type       // TypeTuple elements; TypeRef/TypeSlice/TypeArray: Elems[0]
 	Len   Expr          // TypeArray length
 	Mut   bool          // TypeRef: &mut
+	// Lifetime is the lifetime of a TypeRef (`&'a T`) or the name of a
+	// TypeLifetime bound, with its quote.
+	Lifetime string
+	// QSelf and QTrait are set for a qualified path `<QSelf as QTrait>::Name`
+	// (Kind TypePath; Path holds what follows).
+	QSelf  *Type
+	QTrait *Type
+	// Bounds are the `+`-separated bounds of TypeImpl and TypeDyn; Path
+	// repeats the first bound's path.
+	Bounds []*Type
+	// Maybe marks a `?Sized` bound.
+	Maybe bool
+	// Result is the return type of a TypeFn (`fn(A) -> R`), nil for ().
+	// Its parameters are in Elems.
+	Result *Type
 }
 
 func (t *Type) Span() source.Range { return t.Range }
@@ -53,7 +73,14 @@ const (
 	TypeArray
 	TypeSlice
 	TypeImpl
-	TypeInfer // _
+	TypeInfer    // _
+	TypeDyn      // dyn Trait
+	TypeFn       // fn(A) -> R
+	TypeNever    // !
+	TypePtr      // *const T, *mut T (Mut): Elems[0]
+	TypeParen    // (T): Elems[0]
+	TypeLifetime // 'a, as a bound
+	TypeBad      // stands where no type could be read; already reported
 )
 
 // PathSegment is one segment of a path, with turbofish or type generics:
@@ -62,6 +89,11 @@ type PathSegment struct {
 	Range    source.Range
 	Name     string
 	Generics []GenericArg
+	// FnArgs and FnResult hold parenthesised arguments, as in
+	// `Fn(i32) -> i32`; FnSugar is set when they were written.
+	FnSugar  bool
+	FnArgs   []*Type
+	FnResult *Type
 }
 
 // GenericArg is a const expression (`2`) or a type (`Int`).
@@ -69,6 +101,10 @@ type GenericArg struct {
 	Range source.Range
 	Type  *Type // a type, or a bare identifier
 	Const Expr  // a literal or braced const expression
+	// Lifetime is set for a lifetime argument (`'a`).
+	Lifetime string
+	// Assoc names an associated type binding `Output = T` (Type holds T).
+	Assoc string
 }
 
 // ---- items ----
@@ -83,7 +119,20 @@ type Item interface {
 // resolve imports, but reports unknown crates.
 type UseDecl struct {
 	Range source.Range
+	Path  string // the tree, whitespace normalised: "burn::{tensor::{Tensor, Int}, backend::*}"
+	Attrs []*Attr
+	Pub   bool
+	// Leaves flattens the tree into one entry per imported name.
+	Leaves []UseLeaf
+}
+
+// UseLeaf is one imported path of a use tree: `burn::tensor::Tensor`,
+// `burn::backend::*` (Glob), `a::b as c` (Alias "c").
+type UseLeaf struct {
+	Range source.Range
 	Path  string
+	Alias string
+	Glob  bool
 }
 
 // Param is a function parameter.
@@ -92,16 +141,32 @@ type Param struct {
 	Attrs []*Attr // e.g. #[extension_type]
 	Pat   Pattern // nil for `self`
 	Self  bool    // self, &self, &mut self
-	Type  *Type
+	Type  *Type   // nil for a closure parameter without one and for a bare self
+	// SelfRef and SelfMut tell `&self`, `&mut self` and `mut self` apart.
+	SelfRef bool
+	SelfMut bool
 }
 
 // Generic is a generic parameter of a fn, trait or impl: `B: Backend`,
 // `const D: usize`, `'a`.
 type Generic struct {
 	Range  source.Range
-	Name   string
+	Name   string // a lifetime keeps its quote: "'a"
 	Const  bool
-	Bounds []*Type
+	Bounds []*Type // for a const generic, its type
+	// Lifetime marks a lifetime parameter.
+	Lifetime bool
+	// Default is `= T` or `= 3`, nil when absent.
+	Default *GenericArg
+}
+
+// WherePredicate is one predicate of a where-clause: `B: Backend + Clone`
+// or `'a: 'b` (Type nil, Lifetime set).
+type WherePredicate struct {
+	Range    source.Range
+	Type     *Type
+	Lifetime string
+	Bounds   []*Type
 }
 
 // FnDecl is a function, or a method in a trait (Body nil for a required
@@ -117,6 +182,9 @@ type FnDecl struct {
 	Params   []*Param
 	Result   *Type // nil for ()
 	Body     *BlockExpr
+	Unsafe   bool
+	Const    bool
+	Where    []*WherePredicate
 }
 
 // TraitDecl is `trait Name: Bounds { fn ...; }`.
@@ -129,6 +197,10 @@ type TraitDecl struct {
 	Generics []*Generic
 	Supers   []*Type
 	Methods  []*FnDecl
+	Where    []*WherePredicate
+	// Assoc holds the other items: associated types and consts.
+	Assoc  []Item
+	Unsafe bool
 }
 
 // ImplDecl is `impl<G> Trait for Type { ... }` or an inherent impl.
@@ -139,6 +211,10 @@ type ImplDecl struct {
 	Trait    *Type // nil for an inherent impl
 	For      *Type
 	Methods  []*FnDecl
+	Where    []*WherePredicate
+	// Assoc holds the other items: associated types and consts.
+	Assoc  []Item
+	Unsafe bool
 }
 
 // StructDecl is a struct or enum declaration; fields are kept as types only.
@@ -150,13 +226,38 @@ type StructDecl struct {
 	NameSpan source.Range
 	Generics []*Generic
 	Fields   []*Field // struct fields, or enum variants (Type nil for unit variants)
+	Pub      bool
+	Where    []*WherePredicate
+	// Shape is how a struct's fields are written (enums: NamedShape).
+	Shape Shape
+	// Union is set for `union` (reported as unsupported).
+	Union bool
 }
 
-// Field is a named struct field or an enum variant.
+// Shape tells unit, tuple and named-field structs and variants apart.
+type Shape int
+
+const (
+	UnitShape  Shape = iota // struct S; / Variant
+	TupleShape              // struct S(A, B); / Variant(A, B)
+	NamedShape              // struct S { a: A } / Variant { a: A }
+)
+
+// Field is a named struct field or an enum variant. Tuple fields are named
+// "0", "1", ... A tuple variant has Type set to the tuple of its field types
+// and Fields to those fields; a struct variant has Fields and no Type.
 type Field struct {
 	Range source.Range
 	Name  string
 	Type  *Type
+	Attrs []*Attr
+	Pub   bool
+	// NameSpan is empty for tuple fields.
+	NameSpan source.Range
+	Shape    Shape
+	Fields   []*Field
+	// Discriminant is an enum variant's `= value`.
+	Discriminant Expr
 }
 
 // ModDecl is an inline module `mod name { items }`.
@@ -165,6 +266,9 @@ type ModDecl struct {
 	Attrs []*Attr
 	Name  string
 	Items []Item
+	Pub   bool
+	// Inline is false for `mod name;`.
+	Inline bool
 }
 
 // ConstDecl is `const NAME: T = expr;` or `static`.
@@ -172,23 +276,47 @@ type ConstDecl struct {
 	Range source.Range
 	Name  string
 	Type  *Type
-	Value Expr
+	Value Expr // nil for a trait's const without default
+	Attrs []*Attr
+	Pub   bool
+	// Static is set for `static`, Mut for `static mut`.
+	Static bool
+	Mut    bool
 }
 
-func (d *UseDecl) Span() source.Range    { return d.Range }
-func (d *FnDecl) Span() source.Range     { return d.Range }
-func (d *TraitDecl) Span() source.Range  { return d.Range }
-func (d *ImplDecl) Span() source.Range   { return d.Range }
-func (d *StructDecl) Span() source.Range { return d.Range }
-func (d *ConstDecl) Span() source.Range  { return d.Range }
-func (d *ModDecl) Span() source.Range    { return d.Range }
-func (*ModDecl) item()                   {}
-func (*UseDecl) item()                   {}
-func (*FnDecl) item()                    {}
-func (*TraitDecl) item()                 {}
-func (*ImplDecl) item()                  {}
-func (*StructDecl) item()                {}
-func (*ConstDecl) item()                 {}
+// TypeAliasDecl is `type Name<G> = T;`, or an associated type in a trait
+// (`type Output: Bound;`, Type nil).
+type TypeAliasDecl struct {
+	Range    source.Range
+	Attrs    []*Attr
+	Pub      bool
+	Name     string
+	NameSpan source.Range
+	Generics []*Generic
+	Bounds   []*Type
+	Type     *Type
+}
+
+func (d *UseDecl) Span() source.Range        { return d.Range }
+func (d *FnDecl) Span() source.Range         { return d.Range }
+func (d *TraitDecl) Span() source.Range      { return d.Range }
+func (d *ImplDecl) Span() source.Range       { return d.Range }
+func (d *StructDecl) Span() source.Range     { return d.Range }
+func (d *ConstDecl) Span() source.Range      { return d.Range }
+func (d *ModDecl) Span() source.Range        { return d.Range }
+func (d *TypeAliasDecl) Span() source.Range  { return d.Range }
+func (*TypeAliasDecl) item()                 {}
+func (p *Param) Span() source.Range          { return p.Range }
+func (g *Generic) Span() source.Range        { return g.Range }
+func (w *WherePredicate) Span() source.Range { return w.Range }
+func (f *Field) Span() source.Range          { return f.Range }
+func (*ModDecl) item()                       {}
+func (*UseDecl) item()                       {}
+func (*FnDecl) item()                        {}
+func (*TraitDecl) item()                     {}
+func (*ImplDecl) item()                      {}
+func (*StructDecl) item()                    {}
+func (*ConstDecl) item()                     {}
 
 // ---- statements ----
 
@@ -205,6 +333,7 @@ type LetStmt struct {
 	Type  *Type
 	Init  Expr // may be nil
 	Else  *BlockExpr
+	Attrs []*Attr
 }
 
 // ExprStmt is an expression used as a statement. Semi is false for a block's
@@ -213,6 +342,7 @@ type ExprStmt struct {
 	Range source.Range
 	X     Expr
 	Semi  bool
+	Attrs []*Attr
 }
 
 // ItemStmt is an item declared inside a block.
@@ -241,6 +371,9 @@ type IdentPat struct {
 	Name  string
 	Mut   bool
 	Ref   bool
+	// Sub is the pattern after `@` in `name @ pat`.
+	Sub      Pattern
+	NameSpan source.Range
 }
 
 // WildPat is `_`.
@@ -253,7 +386,9 @@ type TuplePat struct {
 }
 
 // TupleStructPat is `Some(x)` or `Ok(v)`; also a path pattern `None` when
-// Elems is nil and Paren is false.
+// Elems is nil and Paren is false. A lone identifier is a path pattern when
+// it starts with an uppercase letter (`None`, `Empty`) and an IdentPat
+// otherwise, following Rust's naming conventions.
 type TupleStructPat struct {
 	Range source.Range
 	Path  []PathSegment
@@ -261,10 +396,68 @@ type TupleStructPat struct {
 	Paren bool
 }
 
-// LitPat is a literal pattern in a match arm.
+// LitPat is a literal pattern in a match arm. Lit is a *LitExpr, or a
+// *UnaryExpr `-` of one for a negative number.
 type LitPat struct {
 	Range source.Range
 	Lit   Expr
+}
+
+// StructPat is `Path { field, name: pat, .. }`.
+type StructPat struct {
+	Range  source.Range
+	Path   []PathSegment
+	Fields []*FieldPat
+	Rest   bool // `..`
+}
+
+// FieldPat is one field of a StructPat; a shorthand `{ x }` or
+// `{ ref mut x }` has Shorthand set and Pat an *IdentPat.
+type FieldPat struct {
+	Range     source.Range
+	Name      string
+	Pat       Pattern
+	Shorthand bool
+}
+
+// RefPat is `&pat` or `&mut pat`.
+type RefPat struct {
+	Range source.Range
+	Mut   bool
+	Pat   Pattern
+}
+
+// RangePat is `lo..=hi`, `lo..hi`, `lo..` or `..=hi`; the bounds are
+// literals (possibly negated) or paths.
+type RangePat struct {
+	Range     source.Range
+	Lo, Hi    Expr
+	Inclusive bool
+}
+
+// RestPat is `..` inside a tuple, tuple-struct or slice pattern.
+type RestPat struct{ Range source.Range }
+
+// SlicePat is `[a, b, ..]`.
+type SlicePat struct {
+	Range source.Range
+	Elems []Pattern
+}
+
+// OrPat is `a | b`: in match arms, let, and inside parentheses.
+type OrPat struct {
+	Range source.Range
+	Alts  []Pattern
+}
+
+// BadPat stands where the parser could not build a pattern; a parse
+// diagnostic has already been reported for it.
+type BadPat struct{ Range source.Range }
+
+// ParenPat is `(pat)`.
+type ParenPat struct {
+	Range source.Range
+	Pat   Pattern
 }
 
 func (p *IdentPat) Span() source.Range       { return p.Range }
@@ -277,6 +470,23 @@ func (*WildPat) pattern()                    {}
 func (*TuplePat) pattern()                   {}
 func (*TupleStructPat) pattern()             {}
 func (*LitPat) pattern()                     {}
+func (p *StructPat) Span() source.Range      { return p.Range }
+func (p *FieldPat) Span() source.Range       { return p.Range }
+func (p *RefPat) Span() source.Range         { return p.Range }
+func (p *RangePat) Span() source.Range       { return p.Range }
+func (p *RestPat) Span() source.Range        { return p.Range }
+func (p *SlicePat) Span() source.Range       { return p.Range }
+func (p *OrPat) Span() source.Range          { return p.Range }
+func (p *ParenPat) Span() source.Range       { return p.Range }
+func (*StructPat) pattern()                  {}
+func (*RefPat) pattern()                     {}
+func (*RangePat) pattern()                   {}
+func (*RestPat) pattern()                    {}
+func (*SlicePat) pattern()                   {}
+func (*OrPat) pattern()                      {}
+func (*ParenPat) pattern()                   {}
+func (p *BadPat) Span() source.Range         { return p.Range }
+func (*BadPat) pattern()                     {}
 
 // ---- expressions ----
 
@@ -306,11 +516,15 @@ const (
 	StrLit
 	CharLit
 	BoolLit
+	ByteLit    // b'x'; Value holds the byte
+	ByteStrLit // b"..."; Value holds the bytes
 )
 
 // LitExpr is a literal. Text is the source text; Value holds the decoded
-// value for strings and chars (escapes resolved); Suffix is a type suffix
-// such as "u64" or "f32".
+// value for strings and chars (escapes resolved) and, for numbers, the digits
+// without `_` separators or suffix ("1000", "0x1F", "1e-3"); Suffix is a
+// type suffix such as "u64" or "f32". A decimal integer with a float suffix
+// (`2f32`) is a FloatLit.
 type LitExpr struct {
 	Range  source.Range
 	Kind   LitKind
@@ -422,6 +636,9 @@ type BlockExpr struct {
 	Stmts []Stmt
 	// Unsafe or async blocks are accepted and treated as plain blocks.
 	Label string
+	// Modifier is "unsafe", "async", "async move" or "const" for such
+	// blocks, empty for a plain one.
+	Modifier string
 }
 
 // IfExpr is `if cond { } else ...`; with Let set it is `if let Pat = cond`.
@@ -439,6 +656,7 @@ type ForExpr struct {
 	Pat   Pattern
 	Iter  Expr
 	Body  *BlockExpr
+	Label string // 'outer, with its quote
 }
 
 // WhileExpr is `while cond { body }` (Let set for `while let`).
@@ -447,12 +665,14 @@ type WhileExpr struct {
 	Let   Pattern
 	Cond  Expr
 	Body  *BlockExpr
+	Label string
 }
 
 // LoopExpr is `loop { body }`.
 type LoopExpr struct {
 	Range source.Range
 	Body  *BlockExpr
+	Label string
 }
 
 // MatchExpr is `match x { arms }`.
@@ -474,9 +694,13 @@ type MatchArm struct {
 type BreakExpr struct {
 	Range source.Range
 	Value Expr
+	Label string
 }
 
-type ContinueExpr struct{ Range source.Range }
+type ContinueExpr struct {
+	Range source.Range
+	Label string
+}
 
 type ReturnExpr struct {
 	Range source.Range
@@ -486,12 +710,20 @@ type ReturnExpr struct {
 // MacroExpr is a macro call: println!, print!, eprintln!, format!, dbg!,
 // assert!, assert_eq!, assert_ne!, vec!, panic!, todo!, unimplemented!.
 // Args are parsed as comma-separated expressions (vec![x; n] sets Repeat).
+//
+// s! (Burn's slice macro) takes `range[; step]` items: Steps runs parallel to
+// Args, with nil where no step was written. matches!(x, pat if guard) keeps
+// its scrutinee in Args[0] and its pattern and guard in Arm (Arm.Body nil).
+// Named format arguments (`x = 1`) are AssignExprs.
 type MacroExpr struct {
 	Range    source.Range
 	Name     string
-	NameSpan source.Range
+	NameSpan source.Range // the name and its `!`
 	Args     []Expr
 	Repeat   bool // vec![elem; len]: Args = [elem, len]
+	Steps    []Expr
+	Arm      *MatchArm
+	Delim    string // "(", "[" or "{"
 }
 
 // ClosureExpr is `|a, b| body` or `move |x: T| { ... }`.
@@ -499,6 +731,8 @@ type ClosureExpr struct {
 	Range  source.Range
 	Params []*Param
 	Body   Expr
+	Move   bool
+	Result *Type // `|x| -> T { ... }`, nil when absent
 }
 
 // StructExpr is a struct literal: `Channel::WebSocket { port: 3000 }`.
@@ -512,10 +746,14 @@ type StructExpr struct {
 
 // FieldInit is `name: value` inside a struct literal.
 type FieldInit struct {
-	Range source.Range
-	Name  string
-	Value Expr
+	Range     source.Range
+	Name      string
+	Value     Expr
+	Shorthand bool
 }
+
+func (f *FieldInit) Span() source.Range { return f.Range }
+func (a *MatchArm) Span() source.Range  { return a.Range }
 
 // TryExpr is `x?`; AwaitExpr is `x.await`.
 type TryExpr struct {

@@ -1,0 +1,93 @@
+package syntax
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the team's reference folder, beside the repository.
+const sharedDir = "../../../shared"
+
+// rustBlock is one ```rust fenced block of a markdown file.
+type rustBlock struct {
+	name string // file, section and ordinal, for test names
+	code string
+}
+
+// rustBlocks returns the ```rust blocks of the sections of a markdown file
+// whose headings start with one of prefixes ("## 11.", "### 1.6").
+func rustBlocks(t testing.TB, file string, prefixes ...string) []rustBlock {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir, file))
+	if err != nil {
+		t.Skipf("shared reference not available: %v", err)
+	}
+	var blocks []rustBlock
+	var section string
+	inSection, inCode := false, false
+	var code strings.Builder
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case inCode && strings.HasPrefix(line, "```"):
+			inCode = false
+			blocks = append(blocks, rustBlock{name: file + " " + section + " #" + strconv.Itoa(len(blocks)+1), code: code.String()})
+		case inCode:
+			code.WriteString(line)
+			code.WriteByte('\n')
+		case strings.HasPrefix(line, "#"):
+			level := len(line) - len(strings.TrimLeft(line, "#"))
+			if inSection && level <= 3 || !inSection {
+				inSection = false
+				for _, p := range prefixes {
+					if strings.HasPrefix(line, p) {
+						inSection = true
+						section = strings.TrimSpace(strings.TrimLeft(line, "#"))
+						if i := strings.IndexByte(section, ' '); i > 0 {
+							section = section[:i]
+						}
+					}
+				}
+			}
+		case inSection && strings.HasPrefix(line, "```rust"):
+			inCode = true
+			code.Reset()
+		}
+	}
+	return blocks
+}
+
+// specSnippets are the real snippets the playground must accept.
+func specSnippets(t testing.TB) []rustBlock {
+	blocks := rustBlocks(t, "burn/spec.md", "## 11.")
+	blocks = append(blocks, rustBlocks(t, "burn/extensions.md", "### 1.6", "## 4.", "### 4.")...)
+	return blocks
+}
+
+func TestSpecSnippetsParse(t *testing.T) {
+	blocks := specSnippets(t)
+	if len(blocks) < 20 {
+		t.Fatalf("found only %d rust blocks in the shared spec; the section headings moved?", len(blocks))
+	}
+	for _, b := range blocks {
+		t.Run(b.name, func(t *testing.T) {
+			f, diags := Parse(b.code)
+			for _, d := range diags {
+				t.Errorf("%s at %d..%d (%q): %s", d.Code, d.Range.Start, d.Range.End, slice(b.code, d.Range.Start, d.Range.End), d.Message)
+			}
+			if len(f.Items)+len(f.Stmts) == 0 {
+				t.Errorf("parsed to an empty file:\n%s", b.code)
+			}
+			checkRanges(t, b.code, f)
+		})
+	}
+}
+
+func slice(s string, start, end int) string {
+	if start < 0 || end > len(s) || start > end {
+		return "<out of range>"
+	}
+	return s[start:end]
+}
