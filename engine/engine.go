@@ -1,15 +1,205 @@
 // Package engine is the one entry point of the simulator: Run turns a Request
 // (Cargo.toml and main.rs) into a Result. The browser, the sandbox, the CLI
 // and the tests all call Run and nothing else.
+//
+// The phases: the config and the snippet are parsed (each with its
+// diagnostics); a check pass reports every error it can find without
+// stopping; if nothing stops it, a run executes the program until the first
+// panic, exactly where Burn would panic.
 package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/dispatch-playground/playground/engine/catalog"
+	"github.com/dispatch-playground/playground/engine/config"
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/interp"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// Limits of one run. They are counts, not clock readings, so every host
+// gives the same Result.
+const (
+	MaxSnippetBytes = 256 << 10
+	MaxConfigBytes  = 64 << 10
+)
 
 // Run simulates the request. It never panics and is deterministic: the same
 // Request gives byte-identical JSON.
 func Run(req Request) Result {
-	return Result{
-		Status:      StatusRejected,
+	res, _ := runDetailed(req)
+	return res
+}
+
+// Detail is what a run knows beyond the Result contract: the rows of
+// Burn's panic table behind its panic and its check diagnostics. Tests use
+// it to tie examples to rows.
+type Detail struct {
+	RunPanicID    string
+	CheckPanicIDs []string
+}
+
+func runDetailed(req Request) (res Result, detail Detail) {
+	files := map[string]*source.File{
+		diag.MainRS:    source.NewFile(diag.MainRS, req.Snippet),
+		diag.CargoToml: source.NewFile(diag.CargoToml, req.Config),
+	}
+	var diags diag.List
+	defer func() {
+		if r := recover(); r != nil {
+			diags.Add(diag.Diagnostic{Code: "playground-internal-error", Severity: diag.Error, Phase: diag.Run,
+				Message: fmt.Sprintf("the playground failed on this program: %v", r), File: diag.MainRS})
+			res, detail = build(StatusRejected, diags, files, interp.Outcome{}), Detail{}
+		}
+	}()
+
+	if d, ok := tooLarge(req); !ok {
+		diags.Add(d)
+		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+	}
+
+	cfg, cdiags := config.Parse(req.Config)
+	diags = append(diags, cdiags...)
+	file, pdiags := syntax.Parse(req.Snippet)
+	diags = append(diags, pdiags...)
+	if pdiags.HasErrors() {
+		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+	}
+
+	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit}
+	opts.Mode = interp.Check
+	checked := interp.Eval(file, files[diag.MainRS], opts)
+	diags = append(diags, checked.Diags...)
+	for _, d := range append(cdiags, checked.Diags...) {
+		if d.PanicID != "" {
+			detail.CheckPanicIDs = append(detail.CheckPanicIDs, d.PanicID)
+		}
+	}
+	if cdiags.HasErrors() || compileErrors(checked.Diags) {
+		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+	}
+
+	opts.Mode = interp.Run
+	ran := interp.Eval(file, files[diag.MainRS], opts)
+	diags = append(diags, ran.Diags...)
+	status := StatusOK
+	switch {
+	case ran.Panic != nil:
+		status = StatusPanicked
+		detail.RunPanicID = ran.Panic.ID
+	case ran.Limited != "" || compileErrors(ran.Diags):
+		status = StatusRejected
+	}
+	return build(status, diags, files, ran), detail
+}
+
+func tooLarge(req Request) (diag.Diagnostic, bool) {
+	switch {
+	case len(req.Snippet) > MaxSnippetBytes:
+		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+			Message: fmt.Sprintf("the snippet is %d bytes; the playground takes at most %d", len(req.Snippet), MaxSnippetBytes)}, false
+	case len(req.Config) > MaxConfigBytes:
+		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Config, File: diag.CargoToml,
+			Message: fmt.Sprintf("Cargo.toml is %d bytes; the playground takes at most %d", len(req.Config), MaxConfigBytes)}, false
+	}
+	return diag.Diagnostic{}, true
+}
+
+// compileErrors reports whether a check found errors that rustc would have
+// rejected: everything but the panics of Burn and of the program itself.
+func compileErrors(list diag.List) bool {
+	for _, d := range list {
+		if d.Severity == diag.Error && d.PanicID == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// build assembles the Result.
+func build(status string, diags diag.List, files map[string]*source.File, ran interp.Outcome) Result {
+	res := Result{
+		Status:      status,
 		Diagnostics: []Diagnostic{},
 		Trace:       []TraceEntry{},
+		Output:      ran.Output,
 		Engine:      EngineInfo{Version: Version, Burn: BurnCommit},
 	}
+	main := files[diag.MainRS]
+	for i := range diags {
+		if diags[i].Code == "" && diags[i].PanicID != "" {
+			diags[i].Code = codeOf(diags[i].PanicID)
+		}
+	}
+	diags.Sort()
+	for _, d := range diags {
+		res.Diagnostics = append(res.Diagnostics, toJSON(d, files))
+	}
+	if p := ran.Panic; p != nil {
+		code := p.ID
+		if !p.User {
+			code = codeOf(p.ID)
+		}
+		res.Panic = &Panic{
+			Message: p.Message, Location: p.Location, Rendered: p.Rendered(),
+			Code: code, Span: main.Span(p.Range),
+		}
+	}
+	for _, ev := range ran.Trace {
+		shape := ev.Shape
+		if shape == nil {
+			shape = []int64{}
+		}
+		res.Trace = append(res.Trace, TraceEntry{
+			Span: main.Span(ev.Range), Op: ev.Op, Backend: ev.Backend, Device: ev.Device,
+			Autodiff: ev.Autodiff, Kind: ev.Kind, Shape: shape, Note: ev.Note,
+		})
+	}
+	return res
+}
+
+// codeOf maps a Burn panic id to its catalog code.
+func codeOf(panicID string) string {
+	if rec, ok := catalog.ByPanicID(panicID); ok {
+		return rec.Code
+	}
+	return panicID
+}
+
+var nullRecord = json.RawMessage("null")
+
+func toJSON(d diag.Diagnostic, files map[string]*source.File) Diagnostic {
+	f := files[d.File]
+	if f == nil {
+		f = files[diag.MainRS]
+	}
+	out := Diagnostic{
+		Code: d.Code, Severity: string(d.Severity), Phase: string(d.Phase), Message: d.Message,
+		File: d.File, Span: f.Span(d.Range), Labels: []Label{}, Help: d.Help, Record: nullRecord, Fixes: []Fix{},
+	}
+	if rec, ok := catalog.ByCode(d.Code); ok {
+		out.Record = rec.JSON()
+	}
+	for _, l := range d.Labels {
+		lf := files[l.File]
+		if lf == nil {
+			lf = f
+		}
+		out.Labels = append(out.Labels, Label{File: l.File, Span: lf.Span(l.Range), Message: l.Message})
+	}
+	for _, fx := range d.Fixes {
+		jf := Fix{Title: fx.Title, Edits: []Edit{}}
+		for _, e := range fx.Edits {
+			ef := files[e.File]
+			if ef == nil {
+				ef = f
+			}
+			jf.Edits = append(jf.Edits, Edit{File: e.File, Span: ef.Span(e.Range), NewText: e.NewText})
+		}
+		out.Fixes = append(out.Fixes, jf)
+	}
+	return out
 }

@@ -1,0 +1,200 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/catalog"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/examples"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of examples/*.txtar")
+
+// Summary is the golden excerpt of a Result: what a reader checks by eye.
+func Summary(res engine.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status: %s\n", res.Status)
+	if p := res.Panic; p != nil {
+		fmt.Fprintf(&b, "panic: %s at %s\n", p.Code, spanText(p.Span))
+		fmt.Fprintf(&b, "  location: %s\n", p.Location)
+		fmt.Fprintf(&b, "  message: %s\n", indent(p.Message))
+	}
+	for _, d := range res.Diagnostics {
+		fmt.Fprintf(&b, "%s %s %s %s:%s\n", d.Phase, d.Severity, d.Code, d.File, spanText(d.Span))
+		fmt.Fprintf(&b, "  message: %s\n", indent(d.Message))
+		for _, l := range d.Labels {
+			fmt.Fprintf(&b, "  label %s:%s: %s\n", l.File, spanText(l.Span), l.Message)
+		}
+		for _, f := range d.Fixes {
+			fmt.Fprintf(&b, "  fix: %s\n", f.Title)
+		}
+	}
+	for _, t := range res.Trace {
+		ad := ""
+		if t.Autodiff {
+			ad = " autodiff"
+		}
+		note := ""
+		if t.Note != "" {
+			note = " (" + t.Note + ")"
+		}
+		fmt.Fprintf(&b, "trace %s %s %s %s %s %v%s%s\n", spanText(t.Span), t.Op, t.Backend, t.Device, t.Kind, t.Shape, ad, note)
+	}
+	if res.Output != "" {
+		fmt.Fprintf(&b, "output:\n%s", res.Output)
+		if !strings.HasSuffix(res.Output, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func spanText(s source.Span) string {
+	return fmt.Sprintf("%d:%d-%d:%d", s.Start.Line, s.Start.Column, s.End.Line, s.End.Column)
+}
+
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    | ") }
+
+func run(t *testing.T, req engine.Request) engine.Result {
+	t.Helper()
+	res := engine.Run(req)
+	again := engine.Run(req)
+	a, _ := json.Marshal(res)
+	b, _ := json.Marshal(again)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("two runs of the same request differ:\n%s\n%s", a, b)
+	}
+	return res
+}
+
+// TestExamples runs every example: its golden excerpt, the two promises
+// between check and run, and its fixed version.
+func TestExamples(t *testing.T) {
+	for _, ex := range examples.All() {
+		t.Run(ex.Name, func(t *testing.T) {
+			res := run(t, engine.Request{Config: ex.Config, Snippet: ex.Snippet})
+			got := Summary(res)
+			if *update {
+				rewriteWant(t, ex, got)
+			} else if got != ex.Want {
+				t.Errorf("%s: Result differs from its want section (go test ./engine -run TestExamples -update rewrites it)\n--- got\n%s--- want\n%s", ex.File(), got, ex.Want)
+			}
+			checkPromises(t, res)
+			if res.Status != engine.StatusOK && !ex.HasFix {
+				t.Errorf("%s ends %s but has no fixed/main.rs or fixed/Cargo.toml section", ex.File(), res.Status)
+			}
+			if ex.HasFix {
+				fixed := run(t, engine.Request{Config: ex.FixedConfig, Snippet: ex.FixedSnippet})
+				if fixed.Status != engine.StatusOK {
+					t.Errorf("%s: the fixed program ends %s, want ok:\n%s", ex.File(), fixed.Status, Summary(fixed))
+				}
+			}
+			if res.Panic != nil {
+				checkFirstFix(t, ex, res)
+			}
+		})
+	}
+}
+
+// checkPromises tests the design's two promises: (1) no check error means
+// no panic; (2) a panic was reported by check with the same code and span.
+func checkPromises(t *testing.T, res engine.Result) {
+	t.Helper()
+	checkErrors := 0
+	for _, d := range res.Diagnostics {
+		if d.Phase == "check" && d.Severity == "error" {
+			checkErrors++
+		}
+	}
+	if res.Panic == nil {
+		return
+	}
+	if checkErrors == 0 {
+		t.Errorf("promise 1 broken: run panicked (%s) but check reported no error", res.Panic.Code)
+	}
+	for _, d := range res.Diagnostics {
+		if d.Phase == "check" && d.Code == res.Panic.Code && d.Span == res.Panic.Span {
+			return
+		}
+	}
+	t.Errorf("promise 2 broken: run panicked with %s at %v, but check has no such diagnostic there", res.Panic.Code, res.Panic.Span)
+}
+
+// checkFirstFix applies the first fix of the run's panic diagnostic, where
+// it has one, and requires the program to run clean.
+func checkFirstFix(t *testing.T, ex examples.Example, res engine.Result) {
+	t.Helper()
+	for _, d := range res.Diagnostics {
+		if d.Phase != "run" || d.Code != res.Panic.Code || len(d.Fixes) == 0 {
+			continue
+		}
+		req := engine.ApplyFix(engine.Request{Config: ex.Config, Snippet: ex.Snippet}, d.Fixes[0])
+		fixed := engine.Run(req)
+		if fixed.Status != engine.StatusOK {
+			t.Errorf("%s: applying fix %q leaves status %s:\n%s\n--- Cargo.toml\n%s\n--- main.rs\n%s", ex.File(), d.Fixes[0].Title,
+				fixed.Status, Summary(fixed), req.Config, req.Snippet)
+		}
+		return
+	}
+}
+
+func rewriteWant(t *testing.T, ex examples.Example, got string) {
+	t.Helper()
+	path := filepath.Join("..", ex.File())
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := txtar.Parse(data)
+	found := false
+	for i := range ar.Files {
+		if ar.Files[i].Name == "want" {
+			ar.Files[i].Data = []byte(got)
+			found = true
+		}
+	}
+	if !found {
+		// Keep want right after main.rs, before any fixed/ sections.
+		var files []txtar.File
+		for _, f := range ar.Files {
+			files = append(files, f)
+			if f.Name == "main.rs" {
+				files = append(files, txtar.File{Name: "want", Data: []byte(got)})
+			}
+		}
+		ar.Files = files
+	}
+	if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCatalogCoverage requires every catalog record to be triggered by at
+// least one example.
+func TestCatalogCoverage(t *testing.T) {
+	seen := map[string]bool{}
+	for _, ex := range examples.All() {
+		res := engine.Run(engine.Request{Config: ex.Config, Snippet: ex.Snippet})
+		for _, d := range res.Diagnostics {
+			seen[d.Code] = true
+		}
+	}
+	var missing []string
+	for _, rec := range catalog.All() {
+		if !seen[rec.Code] {
+			missing = append(missing, rec.Code)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d catalog records are triggered by no example:\n  %s", len(missing), strings.Join(missing, "\n  "))
+	}
+}

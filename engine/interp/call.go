@@ -1,0 +1,575 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// closure is a `|x| body` value with the scope it captured.
+type closure struct {
+	params []*syntax.Param
+	body   syntax.Expr
+	env    *scope
+}
+
+func (*closure) TypeName() string { return "closure" }
+
+// fnValue is a user function used as a value.
+type fnValue struct{ decl *syntax.FnDecl }
+
+func (f *fnValue) TypeName() string { return "fn " + f.decl.Name }
+
+// ---- diagnostics helpers ----
+
+// report adds a diagnostic of the current phase, once per code and range.
+func (in *interp) report(d diag.Diagnostic) {
+	if d.Phase == "" {
+		d.Phase = in.opts.Mode.phase()
+	}
+	if d.File == "" {
+		d.File = diag.MainRS
+	}
+	key := fmt.Sprintf("%s|%s|%d|%d|%s", d.Phase, d.Code, d.Range.Start, d.Range.End, d.Message)
+	if in.seen[key] {
+		return
+	}
+	in.seen[key] = true
+	in.diags.Add(d)
+}
+
+func (in *interp) unsupported(r source.Range, msg string) {
+	in.report(diag.Diagnostic{Code: "unsupported-syntax", Severity: diag.Error, Message: msg, File: diag.MainRS, Range: r})
+}
+
+func (in *interp) typeMismatch(r source.Range, want string, got value) {
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("mismatched types: expected %s, found `%s`", want, got.TypeName()), File: diag.MainRS, Range: r})
+}
+
+// userPanic raises a panic of the snippet's own code (assert!, panic!,
+// overflow, indexing). Its location is in the user's file, as Rust reports
+// it.
+func (in *interp) userPanic(r source.Range, msg string) (value, *signal) {
+	return in.userPanicCode(r, "user-panic", msg)
+}
+
+// userPanicCode is userPanic with its catalog code: "user-panic" or
+// "assertion-failed".
+func (in *interp) userPanicCode(r source.Range, code, msg string) (value, *signal) {
+	pos := in.src.Position(r.Start)
+	p := dispatch.Panic{ID: code, Message: msg, Location: fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column), Input: -1}
+	return in.raise(&p, r, nil, code, true)
+}
+
+// raise handles a Burn or user panic: a check records it and goes on with
+// an unknown value; a run records it and stops.
+func (in *interp) raise(p *dispatch.Panic, r source.Range, labels []diag.Label, code string, user bool) (value, *signal) {
+	in.report(diag.Diagnostic{Code: code, Severity: diag.Error, Message: p.Message, File: diag.MainRS,
+		Range: r, Labels: labels, Fixes: in.fixes(p.Fixes, r, nil), PanicID: p.ID})
+	if in.opts.Mode == Check {
+		return unknown, nil
+	}
+	in.panic = &PanicAt{Panic: *p, Range: r, User: user}
+	return nil, stop
+}
+
+// ---- calls ----
+
+// call evaluates `f(args)`.
+func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
+	path, isPath := e.Fun.(*syntax.PathExpr)
+	if !isPath {
+		fv, sig := in.expr(e.Fun)
+		if sig != nil {
+			return nil, sig
+		}
+		args, sig := in.exprs(e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		return in.callValue(fv, args, e)
+	}
+	if path.QSelf != nil {
+		return in.qualifiedCall(path, e)
+	}
+	names := segNames(path.Segments)
+	if len(names) == 1 {
+		name := names[0]
+		if b := in.scope.lookup(name); b != nil {
+			args, sig := in.exprs(e.Args)
+			if sig != nil {
+				return nil, sig
+			}
+			return in.callValue(b.v, args, e)
+		}
+		if fn, ok := in.fns[name]; ok {
+			args, sig := in.exprs(e.Args)
+			if sig != nil {
+				return nil, sig
+			}
+			return in.callUser(fn, args, e.Range)
+		}
+		switch name {
+		case "Some", "Ok", "Err":
+			args, sig := in.exprs(e.Args)
+			if sig != nil {
+				return nil, sig
+			}
+			typ := "Result"
+			if name == "Some" {
+				typ = "Option"
+			}
+			return &dispatch.Enum{Type: typ, Variant: name, Fields: args}, nil
+		case "drop":
+			_, sig := in.exprs(e.Args)
+			return dispatch.Unit{}, sig
+		}
+		if _, ok := in.imports[name]; !ok {
+			if _, ok := in.structs[name]; ok { // a tuple struct
+				args, sig := in.exprs(e.Args)
+				if sig != nil {
+					return nil, sig
+				}
+				return &dispatch.Enum{Type: name, Variant: name, Fields: args}, nil
+			}
+			in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
+				Message: fmt.Sprintf("cannot find function `%s` in this scope", name), File: diag.MainRS, Range: path.Range})
+			_, sig := in.exprs(e.Args)
+			return unknown, sig
+		}
+	}
+	names, generics := in.resolve(path)
+	args, sig := in.exprs(e.Args)
+	if sig != nil {
+		return nil, sig
+	}
+	joined := strings.Join(names, "::")
+	switch joined {
+	case "Box::new", "Arc::new", "Rc::new", "std::sync::Arc::new", "RefCell::new", "Cell::new":
+		if len(args) == 1 {
+			return args[0], nil
+		}
+	case "String::from", "String::new":
+		if len(args) == 1 {
+			return args[0], nil
+		}
+		return dispatch.Str(""), nil
+	case "Vec::new", "Vec::with_capacity":
+		return &dispatch.Array{Vec: true}, nil
+	}
+	if len(names) == 2 {
+		if fn := in.assocFn(names[0], names[1]); fn != nil {
+			return in.callUser(fn, args, e.Range)
+		}
+		if in.isExtensionTrait(names[0]) || names[0] == "Dispatch" {
+			return in.extensionCall(names[0], names[1], args, e)
+		}
+	}
+	inputs := make([]source.Range, 0, len(e.Args)+1)
+	inputs = append(inputs, path.Range)
+	for _, a := range e.Args {
+		inputs = append(inputs, a.Span())
+	}
+	return in.burn(dispatch.Call{Path: names, Generics: generics, Expect: expect, Args: args}, e.Range, inputs)
+}
+
+// resolve expands imports and returns the canonical path Burn calls are
+// made with: [Type, fn] for associated functions (Tensor::ones,
+// Device::cuda), the full module path for free functions
+// (burn::server::start), with each kept segment's generics.
+func (in *interp) resolve(p *syntax.PathExpr) ([]string, [][]string) {
+	type seg struct {
+		name     string
+		generics []string
+	}
+	var segs []seg
+	for i, s := range p.Segments {
+		if i == 0 {
+			if full, ok := in.imports[s.Name]; ok {
+				for _, n := range full[:len(full)-1] {
+					segs = append(segs, seg{name: n})
+				}
+				segs = append(segs, seg{name: full[len(full)-1], generics: in.genericTexts(s.Generics)})
+				continue
+			}
+		}
+		segs = append(segs, seg{name: s.Name, generics: in.genericTexts(s.Generics)})
+	}
+	// Strip leading `crate::`/`self::`/`super::`/`std::` noise is not
+	// needed for Burn; keep [Type, fn] when a type is named.
+	start := 0
+	if n := len(segs); n >= 2 && isTypeName(segs[n-2].name) {
+		start = n - 2
+	}
+	var names []string
+	var generics [][]string
+	anyGenerics := false
+	for _, s := range segs[start:] {
+		names = append(names, s.name)
+		generics = append(generics, s.generics)
+		if len(s.generics) > 0 {
+			anyGenerics = true
+		}
+	}
+	if !anyGenerics {
+		generics = nil
+	}
+	return names, generics
+}
+
+func isTypeName(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+func (in *interp) genericTexts(args []syntax.GenericArg) []string {
+	var out []string
+	for _, g := range args {
+		out = append(out, strings.TrimSpace(in.src.Slice(g.Range)))
+	}
+	return out
+}
+
+// callValue calls a closure or function value.
+func (in *interp) callValue(fv value, args []value, e *syntax.CallExpr) (value, *signal) {
+	switch f := dispatch.Deref(fv).(type) {
+	case *closure:
+		return in.callClosure(f, args, e.Range)
+	case *fnValue:
+		return in.callUser(f.decl, args, e.Range)
+	case dispatch.Unknown:
+		return unknown, nil
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("expected function, found `%s`", fv.TypeName()), File: diag.MainRS, Range: e.Fun.Span()})
+	return unknown, nil
+}
+
+func (in *interp) callClosure(c *closure, args []value, r source.Range) (value, *signal) {
+	if len(args) != len(c.params) {
+		in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error,
+			Message: fmt.Sprintf("this closure takes %d arguments but %d were supplied", len(c.params), len(args)), File: diag.MainRS, Range: r})
+		return unknown, nil
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	if in.depth > maxCallDepth {
+		return nil, in.limit("depth", r)
+	}
+	saved := in.scope
+	in.scope = &scope{vars: map[string]*binding{}, parent: c.env}
+	defer func() { in.scope = saved }()
+	for i, p := range c.params {
+		if p.Pat != nil {
+			in.bindPattern(p.Pat, args[i])
+		}
+	}
+	v, sig := in.expr(c.body)
+	if sig != nil && sig.kind == sigReturn {
+		return sig.value, nil
+	}
+	return v, sig
+}
+
+// callUser calls a function the snippet declares. self, when not nil, is
+// the receiver of a method.
+func (in *interp) callUser(fn *syntax.FnDecl, args []value, r source.Range) (value, *signal) {
+	return in.callUserSelf(fn, nil, args, r)
+}
+
+func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r source.Range) (value, *signal) {
+	if fn.Body == nil {
+		in.report(diag.Diagnostic{Code: "unsupported-syntax", Severity: diag.Error,
+			Message: fmt.Sprintf("function `%s` has no body", fn.Name), File: diag.MainRS, Range: r})
+		return unknown, nil
+	}
+	params := fn.Params
+	if len(params) > 0 && params[0].Self {
+		params = params[1:]
+	}
+	if len(args) != len(params) {
+		in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error,
+			Message: fmt.Sprintf("this function takes %d %s but %d %s supplied",
+				len(params), plural(len(params), "argument"), len(args), wasWere(len(args))),
+			File: diag.MainRS, Range: r})
+		return unknown, nil
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	if in.depth > maxCallDepth {
+		return nil, in.limit("depth", r)
+	}
+	saved := in.scope
+	in.scope = &scope{vars: map[string]*binding{}, parent: in.root()}
+	defer func() { in.scope = saved }()
+	if self != nil {
+		in.define("self", self, true, r)
+	}
+	for i, p := range params {
+		if p.Pat != nil {
+			in.bindPattern(p.Pat, args[i])
+		}
+	}
+	v, sig := in.block(fn.Body)
+	if sig != nil {
+		switch sig.kind {
+		case sigReturn:
+			return sig.value, nil
+		case sigStop:
+			return nil, sig
+		}
+		return unknown, nil
+	}
+	return v, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "argument was"
+	}
+	return "arguments were"
+}
+
+func (in *interp) root() *scope {
+	s := in.scope
+	for s.parent != nil {
+		s = s.parent
+	}
+	return s
+}
+
+// assocFn finds `Type::name` among the snippet's inherent impls.
+func (in *interp) assocFn(typ, name string) *syntax.FnDecl {
+	for _, im := range in.impls {
+		if im.Trait != nil || im.For == nil || lastSeg(im.For) != typ {
+			continue
+		}
+		for _, m := range im.Methods {
+			if m.Name == name {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+func lastSeg(t *syntax.Type) string {
+	if t == nil || len(t.Path) == 0 {
+		return ""
+	}
+	return t.Path[len(t.Path)-1].Name
+}
+
+// methodCall evaluates `recv.name(args)`.
+func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *signal) {
+	recv, sig := in.expr(e.Recv)
+	if sig != nil {
+		return nil, sig
+	}
+	args, sig := in.exprs(e.Args)
+	if sig != nil {
+		return nil, sig
+	}
+	if isUnknown(recv) {
+		return unknown, nil
+	}
+	// Methods of the snippet's own types.
+	if en, ok := dispatch.Deref(recv).(*dispatch.Enum); ok {
+		if fn := in.assocFn(en.Type, e.Name); fn != nil {
+			return in.callUserSelf(fn, recv, args, e.Range)
+		}
+	}
+	if v, handled, sig := in.stdMethod(e, recv, args); handled {
+		return v, sig
+	}
+	if !isBurn(recv) {
+		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
+			Message: fmt.Sprintf("no method named `%s` found for `%s` in the current scope", e.Name, recv.TypeName()),
+			File:    diag.MainRS, Range: e.NameSpan})
+		return unknown, nil
+	}
+	inputs := make([]source.Range, 0, len(e.Args)+1)
+	inputs = append(inputs, e.Recv.Span())
+	for _, a := range e.Args {
+		inputs = append(inputs, a.Span())
+	}
+	var generics [][]string
+	if len(e.Generics) > 0 {
+		generics = [][]string{in.genericTexts(e.Generics)}
+	}
+	call := dispatch.Call{Recv: recv, Method: e.Name, Args: args, Generics: generics, Expect: expect}
+	if e.Name == "clone" && len(args) == 0 {
+		// Every Burn value is Clone; a model without its own clone keeps
+		// the value.
+		v, err := in.world.Call(call)
+		var ue *dispatch.UsageError
+		if errors.As(err, &ue) {
+			return recv, nil
+		}
+		if err == nil {
+			return v, nil
+		}
+	}
+	return in.burnAt(call, e.Range, e.NameSpan, inputs)
+}
+
+// burn calls into the dispatch model at a call site.
+func (in *interp) burn(call dispatch.Call, site source.Range, inputs []source.Range) (value, *signal) {
+	return in.burnAt(call, site, site, inputs)
+}
+
+// burnAt is burn with a separate range for usage errors (a method's name).
+func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, inputs []source.Range) (value, *signal) {
+	if isUnknown(call.Recv) {
+		return unknown, nil
+	}
+	for _, a := range call.Args {
+		if isUnknown(a) {
+			return unknown, nil
+		}
+	}
+	in.world.SetSite(len(in.sites))
+	in.sites = append(in.sites, site)
+	v, err := in.world.Call(call)
+	if err == nil {
+		if v == nil {
+			v = dispatch.Unit{}
+		}
+		if in.world.Serving() {
+			// burn::server::start blocks until the process is stopped:
+			// nothing after it runs.
+			return v, stop
+		}
+		return v, nil
+	}
+	var ue *dispatch.UsageError
+	if errors.As(err, &ue) {
+		r := nameRange
+		if ue.Arg >= 0 && ue.Arg < len(inputs) && (ue.Arg > 0 || call.Path == nil) {
+			r = inputs[ue.Arg]
+		}
+		var fixes []diag.Fix
+		hints := ue.Fixes
+		if ue.Feature != "" && len(hints) == 0 {
+			hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", ue.Feature), Arg: dispatch.NoArg, AddFeature: ue.Feature}}
+		}
+		fixes = in.fixes(hints, site, inputs)
+		in.report(diag.Diagnostic{Code: ue.Code, Severity: diag.Error, Phase: diag.Check, Message: ue.Message,
+			File: diag.MainRS, Range: r, Help: ue.Help, Fixes: fixes})
+		if in.opts.Mode == Run {
+			return nil, stop
+		}
+		return unknown, nil
+	}
+	var p *dispatch.Panic
+	if errors.As(err, &p) {
+		r := site
+		if p.Input >= 0 && p.Input < len(inputs) {
+			r = inputs[p.Input]
+		}
+		labels := in.labels(call, inputs)
+		d := diag.Diagnostic{Severity: diag.Error, Message: p.Message, File: diag.MainRS, Range: r,
+			Labels: labels, Fixes: in.fixes(p.Fixes, site, inputs), PanicID: p.ID}
+		for _, l := range p.Labels {
+			d.Help = append(d.Help, l)
+		}
+		in.report(d)
+		if in.opts.Mode == Check {
+			return unknown, nil
+		}
+		in.panic = &PanicAt{Panic: *p, Range: r}
+		return nil, stop
+	}
+	in.report(diag.Diagnostic{Code: "playground-internal-error", Severity: diag.Error,
+		Message: err.Error(), File: diag.MainRS, Range: site})
+	return unknown, nil
+}
+
+// labels point at where each tensor operand of a failing call was created.
+func (in *interp) labels(call dispatch.Call, inputs []source.Range) []diag.Label {
+	var out []diag.Label
+	operands := append([]value{call.Recv}, call.Args...)
+	for i, v := range operands {
+		t, ok := dispatch.Deref(v).(*dispatch.Tensor)
+		if !ok || i >= len(inputs) {
+			continue
+		}
+		name := strings.TrimSpace(in.src.Slice(inputs[i]))
+		origin := t.Origin()
+		if origin < 0 || origin >= len(in.sites) {
+			continue
+		}
+		dev := t.Device()
+		what := "this tensor"
+		if isSimpleName(name) {
+			what = "tensor `" + name + "`"
+		}
+		msg := fmt.Sprintf("%s was created here", what)
+		if dev != nil {
+			msg = fmt.Sprintf("%s was created on %s here", what, dev.Debug())
+		}
+		out = append(out, diag.Label{File: diag.MainRS, Range: in.sites[origin], Message: msg})
+	}
+	return out
+}
+
+func isSimpleName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return true
+}
+
+// fixes turns fix hints into edits of main.rs and Cargo.toml.
+func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []source.Range) []diag.Fix {
+	var out []diag.Fix
+	for _, h := range hints {
+		fix := diag.Fix{Title: h.Title}
+		if h.Arg != dispatch.NoArg {
+			r := site
+			if h.Arg >= 0 && h.Arg < len(inputs) {
+				r = inputs[h.Arg]
+			}
+			text := h.NewText
+			for i := len(inputs) - 1; i >= 0; i-- {
+				text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), strings.TrimSpace(in.src.Slice(inputs[i])))
+			}
+			fix.Edits = append(fix.Edits, diag.Edit{File: diag.MainRS, Range: r, NewText: text})
+		}
+		if h.AddFeature != "" {
+			if in.opts.FeatureEdit == nil {
+				continue
+			}
+			edit, ok := in.opts.FeatureEdit(h.AddFeature)
+			if !ok {
+				continue
+			}
+			fix.Edits = append(fix.Edits, edit)
+		}
+		if len(fix.Edits) > 0 {
+			out = append(out, fix)
+		}
+	}
+	return out
+}

@@ -1,0 +1,821 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// signal interrupts normal evaluation: loop control, return, or the end of
+// the evaluation (a panic in Run mode, or a limit).
+type signal struct {
+	kind  sigKind
+	label string
+	value dispatch.Value
+}
+
+type sigKind int
+
+const (
+	sigBreak sigKind = iota + 1
+	sigContinue
+	sigReturn
+	sigStop
+)
+
+var stop = &signal{kind: sigStop}
+
+type value = dispatch.Value
+
+var unknown value = dispatch.Unknown{}
+
+func isUnknown(v value) bool {
+	_, ok := dispatch.Deref(v).(dispatch.Unknown)
+	return ok
+}
+
+// step counts one unit of work against the step budget.
+func (in *interp) step(r source.Range) *signal {
+	in.steps++
+	in.lastRange = r
+	if in.steps > in.opts.StepLimit {
+		return in.limit("time", r)
+	}
+	return nil
+}
+
+// limit stops the evaluation because a playground limit was reached. Only a
+// run reports it: a check that runs out of budget simply stops looking.
+func (in *interp) limit(kind string, r source.Range) *signal {
+	if in.limited == "" {
+		in.limited = kind
+		if in.opts.Mode == Run {
+			code, msg := "playground-time-limit", fmt.Sprintf(
+				"the program did not finish within the playground's budget of %d evaluation steps; does a loop never end?", in.opts.StepLimit)
+			switch kind {
+			case "output":
+				code, msg = "playground-output-limit", fmt.Sprintf(
+					"the program printed more than the playground's limit of %d bytes; the output was cut there", in.opts.OutputLimit)
+			case "depth":
+				msg = fmt.Sprintf("the program nested function calls more than %d deep; does a function call itself without end?", maxCallDepth)
+			}
+			in.diags.Add(diag.Diagnostic{Code: code, Severity: diag.Error, Phase: diag.Run, Message: msg, File: diag.MainRS, Range: r})
+		}
+	}
+	return stop
+}
+
+func (in *interp) push() { in.scope = &scope{vars: map[string]*binding{}, parent: in.scope} }
+func (in *interp) pop()  { in.scope = in.scope.parent }
+
+func (in *interp) define(name string, v value, mut bool, r source.Range) {
+	in.scope.vars[name] = &binding{v: v, mut: mut, decl: r, name: name}
+}
+
+// ---- statements ----
+
+func (in *interp) stmts(list []syntax.Stmt) *signal {
+	for _, s := range list {
+		if _, sig := in.stmt(s); sig != nil {
+			return sig
+		}
+	}
+	return nil
+}
+
+func (in *interp) block(b *syntax.BlockExpr) (value, *signal) {
+	in.push()
+	defer in.pop()
+	var last value = dispatch.Unit{}
+	for i, s := range b.Stmts {
+		v, sig := in.stmt(s)
+		if sig != nil {
+			return nil, sig
+		}
+		if es, ok := s.(*syntax.ExprStmt); ok && !es.Semi && i == len(b.Stmts)-1 {
+			last = v
+		}
+	}
+	return last, nil
+}
+
+func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
+	if sig := in.step(s.Span()); sig != nil {
+		return nil, sig
+	}
+	switch s := s.(type) {
+	case *syntax.LetStmt:
+		if s.Init == nil {
+			in.bindPattern(s.Pat, unknown)
+			return dispatch.Unit{}, nil
+		}
+		expect := ""
+		if s.Type != nil {
+			expect = s.Type.Text
+		}
+		v, sig := in.exprExpect(s.Init, expect)
+		if sig != nil {
+			return nil, sig
+		}
+		if s.Else != nil {
+			if ok := in.matchPattern(s.Pat, v, true); !ok {
+				_, sig := in.block(s.Else)
+				if sig != nil {
+					return nil, sig
+				}
+			}
+			return dispatch.Unit{}, nil
+		}
+		in.bindPattern(s.Pat, v)
+		return dispatch.Unit{}, nil
+	case *syntax.ExprStmt:
+		return in.expr(s.X)
+	case *syntax.ItemStmt:
+		in.declare([]syntax.Item{s.Item})
+		return dispatch.Unit{}, nil
+	}
+	return dispatch.Unit{}, nil
+}
+
+// ---- patterns ----
+
+// bindPattern binds an irrefutable pattern.
+func (in *interp) bindPattern(p syntax.Pattern, v value) {
+	in.matchPattern(p, v, true)
+}
+
+// matchPattern matches v against p, binding names when it matches. An
+// Unknown value matches every pattern, binding Unknown.
+func (in *interp) matchPattern(p syntax.Pattern, v value, bind bool) bool {
+	switch p := p.(type) {
+	case *syntax.IdentPat:
+		if bind {
+			in.define(p.Name, v, p.Mut, p.Range)
+		}
+		return true
+	case *syntax.WildPat:
+		return true
+	case *syntax.TuplePat:
+		t, ok := dispatch.Deref(v).(dispatch.Tuple)
+		if !ok || len(t) != len(p.Elems) {
+			for _, e := range p.Elems {
+				in.matchPattern(e, unknown, bind)
+			}
+			return isUnknown(v)
+		}
+		for i, e := range p.Elems {
+			if !in.matchPattern(e, t[i], bind) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TupleStructPat:
+		name := p.Path[len(p.Path)-1].Name
+		e, ok := dispatch.Deref(v).(*dispatch.Enum)
+		if !ok {
+			for _, el := range p.Elems {
+				in.matchPattern(el, unknown, bind)
+			}
+			return isUnknown(v)
+		}
+		if e.Variant != name {
+			return false
+		}
+		for i, el := range p.Elems {
+			var f value = unknown
+			if i < len(e.Fields) {
+				f = e.Fields[i]
+			}
+			if !in.matchPattern(el, f, bind) {
+				return false
+			}
+		}
+		return true
+	case *syntax.LitPat:
+		lit, sig := in.expr(p.Lit)
+		if sig != nil || isUnknown(v) {
+			return true
+		}
+		eq, known := valuesEqual(lit, v)
+		return eq || !known
+	}
+	return false
+}
+
+// ---- expressions ----
+
+func (in *interp) expr(e syntax.Expr) (value, *signal) { return in.exprExpect(e, "") }
+
+// exprExpect evaluates e; expect is the declared type of the value, passed
+// to Burn constructors that infer their rank or kind from it.
+func (in *interp) exprExpect(e syntax.Expr, expect string) (value, *signal) {
+	if sig := in.step(e.Span()); sig != nil {
+		return nil, sig
+	}
+	switch e := e.(type) {
+	case *syntax.LitExpr:
+		return in.literal(e), nil
+	case *syntax.PathExpr:
+		return in.path(e)
+	case *syntax.CallExpr:
+		return in.call(e, expect)
+	case *syntax.MethodCallExpr:
+		return in.methodCall(e, expect)
+	case *syntax.ParenExpr:
+		return in.exprExpect(e.X, expect)
+	case *syntax.BlockExpr:
+		return in.block(e)
+	case *syntax.UnaryExpr:
+		return in.unary(e)
+	case *syntax.BinaryExpr:
+		return in.binary(e)
+	case *syntax.AssignExpr:
+		return in.assign(e)
+	case *syntax.CastExpr:
+		return in.cast(e)
+	case *syntax.ArrayExpr:
+		elems, sig := in.exprs(e.Elems)
+		if sig != nil {
+			return nil, sig
+		}
+		return &dispatch.Array{Elems: elems}, nil
+	case *syntax.ArrayRepeatExpr:
+		return in.repeat(e.Elem, e.Len, false, e.Range)
+	case *syntax.TupleExpr:
+		if len(e.Elems) == 0 {
+			return dispatch.Unit{}, nil
+		}
+		elems, sig := in.exprs(e.Elems)
+		if sig != nil {
+			return nil, sig
+		}
+		return dispatch.Tuple(elems), nil
+	case *syntax.RangeExpr:
+		return in.rangeExpr(e)
+	case *syntax.IfExpr:
+		return in.ifExpr(e)
+	case *syntax.ForExpr:
+		return in.forExpr(e)
+	case *syntax.WhileExpr:
+		return in.whileExpr(e)
+	case *syntax.LoopExpr:
+		return in.loopExpr(e)
+	case *syntax.MatchExpr:
+		return in.matchExpr(e)
+	case *syntax.BreakExpr:
+		var v value = dispatch.Unit{}
+		if e.Value != nil {
+			var sig *signal
+			if v, sig = in.expr(e.Value); sig != nil {
+				return nil, sig
+			}
+		}
+		return nil, &signal{kind: sigBreak, value: v}
+	case *syntax.ContinueExpr:
+		return nil, &signal{kind: sigContinue}
+	case *syntax.ReturnExpr:
+		var v value = dispatch.Unit{}
+		if e.Value != nil {
+			var sig *signal
+			if v, sig = in.expr(e.Value); sig != nil {
+				return nil, sig
+			}
+		}
+		return nil, &signal{kind: sigReturn, value: v}
+	case *syntax.MacroExpr:
+		return in.macro(e)
+	case *syntax.ClosureExpr:
+		return &closure{params: e.Params, body: e.Body, env: in.scope}, nil
+	case *syntax.StructExpr:
+		return in.structLit(e)
+	case *syntax.TryExpr:
+		v, sig := in.expr(e.X)
+		if sig != nil {
+			return nil, sig
+		}
+		return in.try(v, e)
+	case *syntax.AwaitExpr:
+		return in.expr(e.X)
+	case *syntax.FieldExpr:
+		return in.field(e)
+	case *syntax.IndexExpr:
+		return in.index(e)
+	case *syntax.BadExpr:
+		return unknown, nil
+	}
+	in.unsupported(e.Span(), "this expression is not supported by the playground")
+	return unknown, nil
+}
+
+func (in *interp) exprs(list []syntax.Expr) ([]value, *signal) {
+	out := make([]value, 0, len(list))
+	for _, x := range list {
+		v, sig := in.expr(x)
+		if sig != nil {
+			return nil, sig
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// maxArrayLen bounds arrays built by `[x; n]` and `vec![x; n]`: the
+// playground keeps such arrays element by element.
+const maxArrayLen = 1 << 20
+
+func (in *interp) repeat(elem, n syntax.Expr, vec bool, r source.Range) (value, *signal) {
+	v, sig := in.expr(elem)
+	if sig != nil {
+		return nil, sig
+	}
+	nv, sig := in.expr(n)
+	if sig != nil {
+		return nil, sig
+	}
+	count, ok := asInt(nv)
+	if !ok {
+		return unknown, nil
+	}
+	if count < 0 || count > maxArrayLen {
+		// The array would not fit the playground's memory budget; a run
+		// stops here as it would if the sandbox ran out of memory.
+		in.report(diag.Diagnostic{Code: "playground-memory-limit", Severity: diag.Error,
+			Message: fmt.Sprintf("an array of %d elements is larger than the playground's memory budget of %d elements", count, maxArrayLen),
+			File:    diag.MainRS, Range: r})
+		if in.opts.Mode == Run {
+			in.limited = "memory"
+			return nil, stop
+		}
+		return unknown, nil
+	}
+	if sig := in.stepN(int(count), r); sig != nil {
+		return nil, sig
+	}
+	elems := make([]value, count)
+	for i := range elems {
+		elems[i] = v
+	}
+	return &dispatch.Array{Elems: elems, Vec: vec}, nil
+}
+
+// stepN charges n steps at once, for work proportional to a size.
+func (in *interp) stepN(n int, r source.Range) *signal {
+	in.steps += n
+	if in.steps > in.opts.StepLimit {
+		return in.limit("time", r)
+	}
+	return nil
+}
+
+func (in *interp) literal(e *syntax.LitExpr) value {
+	switch e.Kind {
+	case syntax.IntLit:
+		text := strings.ReplaceAll(strings.TrimSuffix(e.Text, e.Suffix), "_", "")
+		if strings.HasPrefix(e.Suffix, "f") { // 2f32
+			f, _ := strconv.ParseFloat(text, 64)
+			return dispatch.Float{V: f, Suffix: e.Suffix}
+		}
+		u, err := strconv.ParseUint(text, 0, 64)
+		if err != nil {
+			in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error,
+				Message: "integer literal is too large", File: diag.MainRS, Range: e.Range})
+			return unknown
+		}
+		return dispatch.Int{V: int64(u), Suffix: e.Suffix}
+	case syntax.FloatLit:
+		text := strings.ReplaceAll(strings.TrimSuffix(e.Text, e.Suffix), "_", "")
+		f, _ := strconv.ParseFloat(text, 64)
+		return dispatch.Float{V: f, Suffix: e.Suffix}
+	case syntax.StrLit, syntax.CharLit:
+		return dispatch.Str(e.Value)
+	case syntax.BoolLit:
+		return dispatch.Bool(e.Text == "true")
+	}
+	return unknown
+}
+
+// primitive constants such as u64::MAX.
+var numericConsts = map[string]value{
+	"u8::MAX": dispatch.Int{V: math.MaxUint8, Suffix: "u8"}, "u16::MAX": dispatch.Int{V: math.MaxUint16, Suffix: "u16"},
+	"u32::MAX": dispatch.Int{V: math.MaxUint32, Suffix: "u32"}, "i32::MAX": dispatch.Int{V: math.MaxInt32, Suffix: "i32"},
+	"i32::MIN": dispatch.Int{V: math.MinInt32, Suffix: "i32"}, "i64::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "i64"},
+	"i64::MIN": dispatch.Int{V: math.MinInt64, Suffix: "i64"},
+	// u64::MAX and usize::MAX do not fit an i64; the playground saturates
+	// them, which only matters for loops that would run for centuries.
+	"u64::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "u64"}, "usize::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "usize"},
+	"f32::MAX": dispatch.Float{V: math.MaxFloat32, Suffix: "f32"}, "f64::MAX": dispatch.Float{V: math.MaxFloat64, Suffix: "f64"},
+	"f32::MIN": dispatch.Float{V: -math.MaxFloat32, Suffix: "f32"}, "f64::MIN": dispatch.Float{V: -math.MaxFloat64, Suffix: "f64"},
+	"f32::EPSILON": dispatch.Float{V: 1.1920929e-07, Suffix: "f32"}, "f64::EPSILON": dispatch.Float{V: 2.220446049250313e-16, Suffix: "f64"},
+	"f32::INFINITY": dispatch.Float{V: math.Inf(1), Suffix: "f32"}, "f64::INFINITY": dispatch.Float{V: math.Inf(1), Suffix: "f64"},
+	"f32::NEG_INFINITY": dispatch.Float{V: math.Inf(-1), Suffix: "f32"}, "f64::NEG_INFINITY": dispatch.Float{V: math.Inf(-1), Suffix: "f64"},
+	"f32::NAN": dispatch.Float{V: math.NaN(), Suffix: "f32"}, "f64::NAN": dispatch.Float{V: math.NaN(), Suffix: "f64"},
+	"std::f32::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f32"}, "std::f64::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f64"},
+	"f32::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f32"}, "f64::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f64"},
+}
+
+func segNames(segs []syntax.PathSegment) []string {
+	out := make([]string, len(segs))
+	for i, s := range segs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// path evaluates a path used as a value (not called).
+func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
+	names := segNames(e.Segments)
+	if e.QSelf == nil && len(names) == 1 {
+		name := names[0]
+		if b := in.scope.lookup(name); b != nil {
+			return b.v, nil
+		}
+		switch name {
+		case "None":
+			return &dispatch.Enum{Type: "Option", Variant: "None"}, nil
+		case "self":
+			in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
+				Message: "`self` is only available in methods", File: diag.MainRS, Range: e.Range})
+			return unknown, nil
+		}
+		if fn, ok := in.fns[name]; ok {
+			return &fnValue{decl: fn}, nil
+		}
+		if full, ok := in.imports[name]; ok {
+			names = full
+		} else {
+			in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
+				Message: fmt.Sprintf("cannot find value `%s` in this scope", name), File: diag.MainRS, Range: e.Range})
+			return unknown, nil
+		}
+	}
+	if v, ok := numericConsts[strings.Join(names, "::")]; ok {
+		return v, nil
+	}
+	if full, ok := in.imports[names[0]]; ok && len(names) > 1 {
+		names = append(append([]string{}, full...), names[1:]...)
+	}
+	if len(names) >= 2 {
+		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
+	}
+	return &dispatch.Enum{Type: names[0], Variant: names[0]}, nil
+}
+
+func (in *interp) structLit(e *syntax.StructExpr) (value, *signal) {
+	names := segNames(e.Path)
+	if full, ok := in.imports[names[0]]; ok {
+		names = append(append([]string{}, full...), names[1:]...)
+	}
+	en := &dispatch.Enum{Named: map[string]value{}}
+	en.Variant = names[len(names)-1]
+	if len(names) >= 2 {
+		en.Type = names[len(names)-2]
+	} else {
+		en.Type = en.Variant
+	}
+	if _, user := in.structs[en.Variant]; user && len(names) == 1 {
+		en.Type = en.Variant
+	}
+	for _, f := range e.Fields {
+		v, sig := in.expr(f.Value)
+		if sig != nil {
+			return nil, sig
+		}
+		en.Named[f.Name] = v
+	}
+	return en, nil
+}
+
+func (in *interp) try(v value, e *syntax.TryExpr) (value, *signal) {
+	en, ok := dispatch.Deref(v).(*dispatch.Enum)
+	if !ok {
+		return v, nil
+	}
+	switch {
+	case en.Type == "Result" && en.Variant == "Ok", en.Type == "Option" && en.Variant == "Some":
+		if len(en.Fields) == 1 {
+			return en.Fields[0], nil
+		}
+		return dispatch.Unit{}, nil
+	case en.Variant == "Err", en.Variant == "None":
+		return nil, &signal{kind: sigReturn, value: en}
+	}
+	return v, nil
+}
+
+func (in *interp) field(e *syntax.FieldExpr) (value, *signal) {
+	x, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	switch x := dispatch.Deref(x).(type) {
+	case dispatch.Unknown:
+		return unknown, nil
+	case dispatch.Tuple:
+		if i, err := strconv.Atoi(e.Name); err == nil && i >= 0 && i < len(x) {
+			return x[i], nil
+		}
+	case *dispatch.Enum:
+		if v, ok := x.Named[e.Name]; ok {
+			return v, nil
+		}
+		if i, err := strconv.Atoi(e.Name); err == nil && i >= 0 && i < len(x.Fields) {
+			return x.Fields[i], nil
+		}
+	}
+	in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
+		Message: fmt.Sprintf("no field `%s` on type `%s`", e.Name, x.TypeName()), File: diag.MainRS, Range: e.NameSpan})
+	return unknown, nil
+}
+
+func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
+	x, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	idx, sig := in.expr(e.Index)
+	if sig != nil {
+		return nil, sig
+	}
+	if isUnknown(x) || isUnknown(idx) {
+		return unknown, nil
+	}
+	arr, ok := dispatch.Deref(x).(*dispatch.Array)
+	if !ok {
+		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
+			Message: fmt.Sprintf("cannot index into a value of type `%s`", x.TypeName()), File: diag.MainRS, Range: e.Range})
+		return unknown, nil
+	}
+	if r, ok := dispatch.Deref(idx).(*dispatch.Range); ok {
+		lo, hi := int64(0), int64(len(arr.Elems))
+		if r.Lo != nil {
+			lo = *r.Lo
+		}
+		if r.Hi != nil {
+			hi = *r.Hi
+			if r.Inclusive {
+				hi++
+			}
+		}
+		if lo > hi || hi > int64(len(arr.Elems)) || lo < 0 {
+			return in.userPanic(e.Range, fmt.Sprintf("range end index %d out of range for slice of length %d", hi, len(arr.Elems)))
+		}
+		return &dispatch.Array{Elems: arr.Elems[lo:hi]}, nil
+	}
+	i, ok := asInt(idx)
+	if !ok {
+		return unknown, nil
+	}
+	if i < 0 || i >= int64(len(arr.Elems)) {
+		return in.userPanic(e.Range, fmt.Sprintf("index out of bounds: the len is %d but the index is %d", len(arr.Elems), i))
+	}
+	return arr.Elems[i], nil
+}
+
+func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
+	r := &dispatch.Range{Inclusive: e.Inclusive}
+	for _, side := range []struct {
+		x   syntax.Expr
+		dst **int64
+	}{{e.Lo, &r.Lo}, {e.Hi, &r.Hi}} {
+		if side.x == nil {
+			continue
+		}
+		v, sig := in.expr(side.x)
+		if sig != nil {
+			return nil, sig
+		}
+		if isUnknown(v) {
+			return unknown, nil
+		}
+		n, ok := asInt(v)
+		if !ok {
+			in.typeMismatch(side.x.Span(), "an integer", v)
+			return unknown, nil
+		}
+		*side.dst = &n
+	}
+	return r, nil
+}
+
+// ---- control flow ----
+
+func (in *interp) cond(x syntax.Expr) (b, known bool, sig *signal) {
+	v, sig := in.expr(x)
+	if sig != nil {
+		return false, false, sig
+	}
+	switch v := dispatch.Deref(v).(type) {
+	case dispatch.Bool:
+		return bool(v), true, nil
+	case dispatch.Unknown:
+		return false, false, nil
+	}
+	in.typeMismatch(x.Span(), "`bool`", v)
+	return false, false, nil
+}
+
+func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
+	if e.Let != nil {
+		v, sig := in.expr(e.Cond)
+		if sig != nil {
+			return nil, sig
+		}
+		in.push()
+		matched := in.matchPattern(e.Let, v, true)
+		if matched {
+			res, sig := in.block(e.Then)
+			in.pop()
+			if sig != nil || !isUnknown(v) || in.opts.Mode == Run {
+				return res, sig
+			}
+		} else {
+			in.pop()
+		}
+		if e.Else != nil && (!matched || isUnknown(v)) {
+			return in.expr(e.Else)
+		}
+		return dispatch.Unit{}, nil
+	}
+	b, known, sig := in.cond(e.Cond)
+	if sig != nil {
+		return nil, sig
+	}
+	if known {
+		if b {
+			return in.block(e.Then)
+		}
+		if e.Else != nil {
+			return in.expr(e.Else)
+		}
+		return dispatch.Unit{}, nil
+	}
+	// Undecidable condition: a check visits both arms; a run cannot get
+	// here because its values are all known.
+	if _, sig := in.block(e.Then); sig != nil && sig.kind == sigStop {
+		return nil, sig
+	}
+	if e.Else != nil {
+		if _, sig := in.expr(e.Else); sig != nil && sig.kind == sigStop {
+			return nil, sig
+		}
+	}
+	return unknown, nil
+}
+
+// loopBody runs one iteration; it reports whether the loop must end and the
+// signal to pass on.
+func loopControl(sig *signal) (end bool, pass *signal) {
+	if sig == nil {
+		return false, nil
+	}
+	switch sig.kind {
+	case sigBreak:
+		return true, nil
+	case sigContinue:
+		return false, nil
+	}
+	return true, sig
+}
+
+func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
+	it, sig := in.expr(e.Iter)
+	if sig != nil {
+		return nil, sig
+	}
+	iter := func(v value) (bool, *signal) {
+		in.push()
+		in.bindPattern(e.Pat, v)
+		_, sig := in.block(e.Body)
+		in.pop()
+		return loopControl(sig)
+	}
+	switch x := dispatch.Deref(it).(type) {
+	case *dispatch.Range:
+		if x.Lo == nil {
+			in.typeMismatch(e.Iter.Span(), "a range with a start", x)
+			return unknown, nil
+		}
+		hi := int64(math.MaxInt64)
+		if x.Hi != nil {
+			hi = *x.Hi
+		}
+		suffix := ""
+		for i := *x.Lo; i < hi || (x.Inclusive && i == hi); i++ {
+			if end, pass := iter(dispatch.Int{V: i, Suffix: suffix}); end {
+				return dispatch.Unit{}, pass
+			}
+			if i == math.MaxInt64 {
+				break
+			}
+		}
+		return dispatch.Unit{}, nil
+	case *dispatch.Array:
+		for _, el := range x.Elems {
+			if end, pass := iter(el); end {
+				return dispatch.Unit{}, pass
+			}
+		}
+		return dispatch.Unit{}, nil
+	case dispatch.Unknown:
+		_, pass := iter(unknown)
+		return dispatch.Unit{}, pass
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("`%s` is not an iterator", it.TypeName()), File: diag.MainRS, Range: e.Iter.Span()})
+	return unknown, nil
+}
+
+func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
+	for {
+		if e.Let != nil {
+			v, sig := in.expr(e.Cond)
+			if sig != nil {
+				return nil, sig
+			}
+			in.push()
+			if !in.matchPattern(e.Let, v, true) {
+				in.pop()
+				return dispatch.Unit{}, nil
+			}
+			_, sig = in.block(e.Body)
+			in.pop()
+			if end, pass := loopControl(sig); end || isUnknown(v) {
+				return dispatch.Unit{}, pass
+			}
+			continue
+		}
+		b, known, sig := in.cond(e.Cond)
+		if sig != nil {
+			return nil, sig
+		}
+		if known && !b {
+			return dispatch.Unit{}, nil
+		}
+		_, sig = in.block(e.Body)
+		if end, pass := loopControl(sig); end || !known {
+			return dispatch.Unit{}, pass
+		}
+	}
+}
+
+func (in *interp) loopExpr(e *syntax.LoopExpr) (value, *signal) {
+	for {
+		_, sig := in.block(e.Body)
+		if sig != nil {
+			switch sig.kind {
+			case sigBreak:
+				if sig.value != nil {
+					return sig.value, nil
+				}
+				return dispatch.Unit{}, nil
+			case sigContinue:
+				continue
+			}
+			return nil, sig
+		}
+	}
+}
+
+func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
+	v, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	for _, arm := range e.Arms {
+		in.push()
+		matched := false
+		for _, p := range arm.Pats {
+			if in.matchPattern(p, v, true) {
+				matched = true
+				break
+			}
+		}
+		if matched && arm.Guard != nil {
+			b, known, sig := in.cond(arm.Guard)
+			if sig != nil {
+				in.pop()
+				return nil, sig
+			}
+			matched = b || !known
+		}
+		if matched {
+			res, sig := in.expr(arm.Body)
+			in.pop()
+			if sig != nil || !isUnknown(v) || in.opts.Mode == Run {
+				return res, sig
+			}
+			continue // a check visits every arm of an undecidable match
+		}
+		in.pop()
+	}
+	if isUnknown(v) {
+		return unknown, nil
+	}
+	return in.userPanic(e.Range, "internal error: entered unreachable code: no match arm matched")
+}

@@ -1,0 +1,104 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+)
+
+func TestFormatFloatLikeRust(t *testing.T) {
+	cases := []struct {
+		v              dispatch.Float
+		display, debug string
+	}{
+		{dispatch.Float{V: 1}, "1", "1.0"},
+		{dispatch.Float{V: 0.1}, "0.1", "0.1"},
+		{dispatch.Float{V: -2.5}, "-2.5", "-2.5"},
+		{dispatch.Float{V: 1e16}, "10000000000000000", "1e16"},
+		{dispatch.Float{V: 1e-5}, "0.00001", "1e-5"},
+		{dispatch.Float{V: 0.1, Suffix: "f32"}, "0.1", "0.1"},
+		{dispatch.Float{V: float64(float32(0.1)) * 3, Suffix: "f32"}, "0.3", "0.3"},
+		{dispatch.Float{V: 0}, "0", "0.0"},
+	}
+	for _, c := range cases {
+		if got := formatFloat(c.v, false); got != c.display {
+			t.Errorf("Display(%v) = %q, want %q", c.v, got, c.display)
+		}
+		if got := formatFloat(c.v, true); got != c.debug {
+			t.Errorf("Debug(%v) = %q, want %q", c.v, got, c.debug)
+		}
+	}
+}
+
+func TestFormatArgs(t *testing.T) {
+	in := newInterp(nil, nil, Options{})
+	in.define("captured", dispatch.Int{V: 7}, false, source.Range{})
+	cases := []struct {
+		format string
+		args   []value
+		want   string
+	}{
+		{"{} and {}", []value{dispatch.Int{V: 1}, dispatch.Str("two")}, "1 and two"},
+		{"{:?}", []value{dispatch.Str("q\"")}, `"q\""`},
+		{"{1} {0}", []value{dispatch.Int{V: 1}, dispatch.Int{V: 2}}, "2 1"},
+		{"{captured}", nil, "7"},
+		{"{:.2}", []value{dispatch.Float{V: 3.14159}}, "3.14"},
+		{"[{:>4}]", []value{dispatch.Int{V: 42}}, "[  42]"},
+		{"[{:<4}]", []value{dispatch.Str("ab")}, "[ab  ]"},
+		{"[{:*^6}]", []value{dispatch.Str("ab")}, "[**ab**]"},
+		{"{{}}", nil, "{}"},
+		{"{:?}", []value{&dispatch.Array{Elems: []value{dispatch.Int{V: 2}, dispatch.Int{V: 3}}}}, "[2, 3]"},
+		{"{:?}", []value{dispatch.Tuple{dispatch.Int{V: 1}, dispatch.Bool(true)}}, "(1, true)"},
+		{"{:?}", []value{&dispatch.Enum{Type: "Option", Variant: "Some", Fields: []value{dispatch.Float{V: 1}}}}, "Some(1.0)"},
+	}
+	for _, c := range cases {
+		got, err := in.formatArgs(c.format, c.args, nil)
+		if err != nil {
+			t.Errorf("format %q: %s", c.format, err.msg)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("format %q = %q, want %q", c.format, got, c.want)
+		}
+	}
+	for _, bad := range []string{"{", "}", "{} {}", "{:x}", "{nope}"} {
+		if _, err := in.formatArgs(bad, []value{dispatch.Int{V: 1}}, nil); err == nil {
+			t.Errorf("format %q: no error", bad)
+		}
+	}
+}
+
+func TestUseTrees(t *testing.T) {
+	in := newInterp(nil, nil, Options{})
+	in.use("burn::{tensor::{Device, Tensor as T, activation}, server::start, backend::*}")
+	in.use("burn :: nn :: { LinearConfig , self }")
+	want := map[string]string{
+		"Device": "burn::tensor::Device", "T": "burn::tensor::Tensor", "activation": "burn::tensor::activation",
+		"start": "burn::server::start", "LinearConfig": "burn::nn::LinearConfig", "nn": "burn::nn",
+	}
+	for name, path := range want {
+		got, ok := in.imports[name]
+		if !ok {
+			t.Errorf("%s not imported", name)
+			continue
+		}
+		if joined := join(got); joined != path {
+			t.Errorf("%s = %s, want %s", name, joined, path)
+		}
+	}
+	if _, ok := in.imports["*"]; ok {
+		t.Error("glob imported as a name")
+	}
+}
+
+func join(s []string) string {
+	out := ""
+	for i, p := range s {
+		if i > 0 {
+			out += "::"
+		}
+		out += p
+	}
+	return out
+}

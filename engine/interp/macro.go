@@ -1,0 +1,288 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// format evaluates a format string and its arguments, as println! takes
+// them. ok is false when the macro could not be formatted (a diagnostic was
+// reported).
+func (in *interp) format(e *syntax.MacroExpr, args []syntax.Expr) (s string, ok bool, sig *signal) {
+	if len(args) == 0 {
+		return "", true, nil
+	}
+	lit, isLit := args[0].(*syntax.LitExpr)
+	if !isLit || lit.Kind != syntax.StrLit {
+		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
+			Message: "format argument must be a string literal", File: diag.MainRS, Range: args[0].Span()})
+		return "", false, nil
+	}
+	var positional []value
+	named := map[string]value{}
+	for _, a := range args[1:] {
+		if as, isAssign := a.(*syntax.AssignExpr); isAssign && as.Op == "=" {
+			if p, isPath := as.Lhs.(*syntax.PathExpr); isPath && len(p.Segments) == 1 {
+				v, sig := in.expr(as.Rhs)
+				if sig != nil {
+					return "", false, sig
+				}
+				named[p.Segments[0].Name] = v
+				continue
+			}
+		}
+		v, sig := in.expr(a)
+		if sig != nil {
+			return "", false, sig
+		}
+		positional = append(positional, v)
+	}
+	for _, v := range positional {
+		if isUnknown(v) {
+			return "", false, nil
+		}
+	}
+	for _, v := range named {
+		if isUnknown(v) {
+			return "", false, nil
+		}
+	}
+	out, ferr := in.formatArgs(lit.Value, positional, named)
+	if ferr != nil {
+		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
+			Message: ferr.msg, File: diag.MainRS, Range: lit.Range})
+		return "", false, nil
+	}
+	if bad := in.missingDisplay(lit.Value, positional, named); bad != nil {
+		in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error, Phase: diag.Check,
+			Message: fmt.Sprintf("`%s` doesn't implement `std::fmt::Display`", bad.TypeName()),
+			Help:    []string{"use `{:?}` (Debug) instead of `{}`"}, File: diag.MainRS, Range: e.Range})
+		return "", false, nil
+	}
+	return out, true, nil
+}
+
+// missingDisplay returns the first value printed with `{}` whose type has
+// no Display, which rustc rejects.
+func (in *interp) missingDisplay(format string, args []value, named map[string]value) value {
+	next := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '{' {
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '{' {
+			i++
+			continue
+		}
+		end := strings.IndexByte(format[i:], '}')
+		if end < 0 {
+			return nil
+		}
+		spec, err := parseSpec(format[i+1 : i+end])
+		i += end
+		if err != nil {
+			return nil
+		}
+		var v value
+		switch {
+		case spec.arg == "":
+			if next < len(args) {
+				v = args[next]
+			}
+			next++
+		case spec.arg[0] >= '0' && spec.arg[0] <= '9':
+			var n int
+			fmt.Sscan(spec.arg, &n)
+			if n < len(args) {
+				v = args[n]
+			}
+		default:
+			if nv, ok := named[spec.arg]; ok {
+				v = nv
+			} else if b := in.scope.lookup(spec.arg); b != nil {
+				v = b.v
+			}
+		}
+		if v != nil && !spec.debug && spec.precision < 0 && !hasDisplay(v) {
+			return v
+		}
+	}
+	return nil
+}
+
+// print appends to the program's output, within the output budget.
+func (in *interp) print(s string, e *syntax.MacroExpr) *signal {
+	if in.opts.Mode == Check {
+		return nil
+	}
+	room := in.opts.OutputLimit - in.output.Len()
+	if len(s) > room {
+		in.output.WriteString(s[:max(room, 0)])
+		return in.limit("output", e.Range)
+	}
+	in.output.WriteString(s)
+	return nil
+}
+
+func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
+	switch e.Name {
+	case "println", "print", "eprintln", "eprint", "format":
+		s, ok, sig := in.format(e, e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		if !ok {
+			if e.Name == "format" {
+				return unknown, nil
+			}
+			return dispatch.Unit{}, nil
+		}
+		if strings.HasSuffix(e.Name, "ln") {
+			s += "\n"
+		}
+		if e.Name == "format" {
+			return dispatch.Str(s), nil
+		}
+		return dispatch.Unit{}, in.print(s, e)
+	case "dbg":
+		vals, sig := in.exprs(e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		pos := in.src.Position(e.Range.Start)
+		for i, v := range vals {
+			text := strings.TrimSpace(in.src.Slice(e.Args[i].Span()))
+			if sig := in.print(fmt.Sprintf("[src/main.rs:%d:%d] %s = %s\n", pos.Line, pos.Column, text, debug(v)), e); sig != nil {
+				return nil, sig
+			}
+		}
+		switch len(vals) {
+		case 0:
+			if sig := in.print(fmt.Sprintf("[src/main.rs:%d:%d]\n", pos.Line, pos.Column), e); sig != nil {
+				return nil, sig
+			}
+			return dispatch.Unit{}, nil
+		case 1:
+			return vals[0], nil
+		}
+		return dispatch.Tuple(vals), nil
+	case "vec":
+		if e.Repeat && len(e.Args) == 2 {
+			return in.repeat(e.Args[0], e.Args[1], true, e.Range)
+		}
+		vals, sig := in.exprs(e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		return &dispatch.Array{Elems: vals, Vec: true}, nil
+	case "s":
+		vals, sig := in.exprs(e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		return &dispatch.Array{Elems: vals}, nil
+	case "assert", "debug_assert":
+		return in.assertMacro(e)
+	case "assert_eq", "assert_ne", "debug_assert_eq", "debug_assert_ne":
+		return in.assertCmp(e)
+	case "panic", "todo", "unimplemented", "unreachable":
+		msg, ok, sig := in.format(e, e.Args)
+		if sig != nil {
+			return nil, sig
+		}
+		if !ok {
+			return unknown, nil
+		}
+		prefix := map[string]string{
+			"panic": "explicit panic", "todo": "not yet implemented",
+			"unimplemented": "not implemented", "unreachable": "internal error: entered unreachable code",
+		}[e.Name]
+		switch {
+		case len(e.Args) == 0:
+			msg = prefix
+		case e.Name != "panic":
+			msg = prefix + ": " + msg
+		}
+		return in.userPanic(e.Range, msg)
+	}
+	in.unsupported(e.NameSpan, fmt.Sprintf("macro `%s!` is not supported by the playground", e.Name))
+	return unknown, nil
+}
+
+func (in *interp) assertMacro(e *syntax.MacroExpr) (value, *signal) {
+	if len(e.Args) == 0 {
+		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
+			Message: "macro requires a boolean expression as an argument", File: diag.MainRS, Range: e.Range})
+		return unknown, nil
+	}
+	b, known, sig := in.cond(e.Args[0])
+	if sig != nil || !known || b {
+		return dispatch.Unit{}, sig
+	}
+	msg := "assertion failed: " + strings.TrimSpace(in.src.Slice(e.Args[0].Span()))
+	if len(e.Args) > 1 {
+		s, ok, sig := in.format(e, e.Args[1:])
+		if sig != nil {
+			return nil, sig
+		}
+		if !ok {
+			return unknown, nil
+		}
+		msg = s
+	}
+	return in.userPanicCode(e.Range, "assertion-failed", msg)
+}
+
+func (in *interp) assertCmp(e *syntax.MacroExpr) (value, *signal) {
+	if len(e.Args) < 2 {
+		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
+			Message: "unexpected end of macro invocation: two arguments are required", File: diag.MainRS, Range: e.Range})
+		return unknown, nil
+	}
+	l, sig := in.expr(e.Args[0])
+	if sig != nil {
+		return nil, sig
+	}
+	r, sig := in.expr(e.Args[1])
+	if sig != nil {
+		return nil, sig
+	}
+	if isUnknown(l) || isUnknown(r) {
+		return dispatch.Unit{}, nil
+	}
+	wantEq := strings.HasSuffix(e.Name, "eq")
+	eq, known := valuesEqual(l, r)
+	if !known && (isBurn(l) || isBurn(r)) {
+		v, sig := in.burn(dispatch.Call{Recv: l, Method: "eq", Args: []value{r}}, e.Range, []source.Range{e.Args[0].Span(), e.Args[1].Span()})
+		if sig != nil {
+			return nil, sig
+		}
+		if b, ok := dispatch.Deref(v).(dispatch.Bool); ok {
+			eq, known = bool(b), true
+		}
+	}
+	if !known || eq == wantEq {
+		return dispatch.Unit{}, nil
+	}
+	op := "=="
+	if !wantEq {
+		op = "!="
+	}
+	msg := fmt.Sprintf("assertion `left %s right` failed", op)
+	if len(e.Args) > 2 {
+		s, ok, sig := in.format(e, e.Args[2:])
+		if sig != nil {
+			return nil, sig
+		}
+		if ok {
+			msg += ": " + s
+		}
+	}
+	msg += fmt.Sprintf("\n  left: %s\n right: %s", debug(l), debug(r))
+	return in.userPanicCode(e.Range, "assertion-failed", msg)
+}

@@ -1,0 +1,459 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+func asInt(v value) (int64, bool) {
+	if i, ok := dispatch.Deref(v).(dispatch.Int); ok {
+		return i.V, true
+	}
+	return 0, false
+}
+
+func asFloat(v value) (float64, bool) {
+	switch x := dispatch.Deref(v).(type) {
+	case dispatch.Float:
+		return x.V, true
+	case dispatch.Int:
+		return float64(x.V), true
+	}
+	return 0, false
+}
+
+// isPrimitive reports whether v is a number, bool or string the interpreter
+// computes itself.
+func isPrimitive(v value) bool {
+	switch dispatch.Deref(v).(type) {
+	case dispatch.Int, dispatch.Float, dispatch.Bool, dispatch.Str:
+		return true
+	}
+	return false
+}
+
+// isBurn reports whether v is one of the dispatch model's own values.
+func isBurn(v value) bool {
+	switch dispatch.Deref(v).(type) {
+	case dispatch.Int, dispatch.Float, dispatch.Bool, dispatch.Str, dispatch.Unit, dispatch.Unknown,
+		*dispatch.Array, dispatch.Tuple, *dispatch.Range, *dispatch.Enum, *dispatch.Opaque, *closure, *fnValue:
+		return false
+	}
+	return true
+}
+
+// operator method names, as Rust's std::ops traits call them.
+var binaryMethods = map[string]string{
+	"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem",
+	"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
+	"&": "bitand", "|": "bitor", "^": "bitxor", "<<": "shl", ">>": "shr",
+}
+
+func (in *interp) unary(e *syntax.UnaryExpr) (value, *signal) {
+	x, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	switch e.Op {
+	case "&", "&mut":
+		return &dispatch.Ref{V: x, Mut: e.Op == "&mut"}, nil
+	case "*":
+		if r, ok := x.(*dispatch.Ref); ok {
+			return r.V, nil
+		}
+		return x, nil
+	}
+	if isUnknown(x) {
+		return unknown, nil
+	}
+	switch v := dispatch.Deref(x).(type) {
+	case dispatch.Int:
+		if e.Op == "-" {
+			return dispatch.Int{V: -v.V, Suffix: v.Suffix}, nil
+		}
+		return dispatch.Int{V: ^v.V, Suffix: v.Suffix}, nil
+	case dispatch.Float:
+		if e.Op == "-" {
+			return dispatch.Float{V: -v.V, Suffix: v.Suffix}, nil
+		}
+	case dispatch.Bool:
+		if e.Op == "!" {
+			return !v, nil
+		}
+	}
+	if isBurn(x) {
+		method := map[string]string{"-": "neg", "!": "not"}[e.Op]
+		return in.burn(dispatch.Call{Recv: x, Method: method}, e.Range, []source.Range{e.X.Span()})
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("cannot apply unary operator `%s` to type `%s`", e.Op, x.TypeName()), File: diag.MainRS, Range: e.Range})
+	return unknown, nil
+}
+
+func (in *interp) binary(e *syntax.BinaryExpr) (value, *signal) {
+	if e.Op == "&&" || e.Op == "||" {
+		l, known, sig := in.cond(e.X)
+		if sig != nil {
+			return nil, sig
+		}
+		if known && (l == (e.Op == "||")) {
+			return dispatch.Bool(l), nil
+		}
+		r, rknown, sig := in.cond(e.Y)
+		if sig != nil {
+			return nil, sig
+		}
+		if !known || !rknown {
+			return unknown, nil
+		}
+		return dispatch.Bool(r), nil
+	}
+	x, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	y, sig := in.expr(e.Y)
+	if sig != nil {
+		return nil, sig
+	}
+	return in.applyBinary(e.Op, x, y, e.Range, e.X.Span(), e.Y.Span())
+}
+
+func (in *interp) applyBinary(op string, x, y value, r, xr, yr source.Range) (value, *signal) {
+	if isUnknown(x) || isUnknown(y) {
+		return unknown, nil
+	}
+	if isBurn(x) || isBurn(y) {
+		method := binaryMethods[op]
+		return in.burn(dispatch.Call{Recv: x, Method: method, Args: []value{y}}, r, []source.Range{xr, yr})
+	}
+	if v, ok, msg := primitiveBinary(op, dispatch.Deref(x), dispatch.Deref(y)); ok {
+		if msg != "" {
+			return in.userPanic(r, msg)
+		}
+		return v, nil
+	}
+	if op == "==" || op == "!=" {
+		if eq, known := valuesEqual(x, y); known {
+			return dispatch.Bool(eq == (op == "==")), nil
+		}
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("cannot apply `%s` to `%s` and `%s`", op, x.TypeName(), y.TypeName()), File: diag.MainRS, Range: r})
+	return unknown, nil
+}
+
+// primitiveBinary computes op on numbers, bools and strings. msg is set
+// when Rust would panic (overflow, division by zero).
+func primitiveBinary(op string, x, y value) (v value, ok bool, msg string) {
+	switch a := x.(type) {
+	case dispatch.Int:
+		if b, isInt := y.(dispatch.Int); isInt {
+			suffix := a.Suffix
+			if suffix == "" {
+				suffix = b.Suffix
+			}
+			return intBinary(op, a.V, b.V, suffix)
+		}
+		if b, isFloat := y.(dispatch.Float); isFloat && a.Suffix == "" {
+			// An unsuffixed integer literal next to a float is a type
+			// error in Rust; the playground is lenient and promotes it.
+			return floatBinary(op, float64(a.V), b.V, b.Suffix)
+		}
+	case dispatch.Float:
+		if b, isFloat := asFloat(y); isFloat {
+			return floatBinary(op, a.V, b, a.Suffix)
+		}
+	case dispatch.Bool:
+		if b, isBool := y.(dispatch.Bool); isBool {
+			switch op {
+			case "==":
+				return dispatch.Bool(a == b), true, ""
+			case "!=":
+				return dispatch.Bool(a != b), true, ""
+			case "&":
+				return a && b, true, ""
+			case "|":
+				return a || b, true, ""
+			case "^":
+				return dispatch.Bool(a != b), true, ""
+			}
+		}
+	case dispatch.Str:
+		if b, isStr := y.(dispatch.Str); isStr {
+			switch op {
+			case "==":
+				return dispatch.Bool(a == b), true, ""
+			case "!=":
+				return dispatch.Bool(a != b), true, ""
+			case "+":
+				return a + b, true, ""
+			case "<":
+				return dispatch.Bool(a < b), true, ""
+			case ">":
+				return dispatch.Bool(a > b), true, ""
+			}
+		}
+	}
+	return nil, false, ""
+}
+
+var overflowVerb = map[string]string{"+": "add", "-": "subtract", "*": "multiply"}
+
+func intBinary(op string, a, b int64, suffix string) (value, bool, string) {
+	mk := func(v int64) value { return dispatch.Int{V: v, Suffix: suffix} }
+	unsigned := len(suffix) > 0 && suffix[0] == 'u'
+	switch op {
+	case "+", "-", "*":
+		var r int64
+		var overflow bool
+		switch op {
+		case "+":
+			r = a + b
+			overflow = (b > 0 && r < a) || (b < 0 && r > a)
+		case "-":
+			r = a - b
+			overflow = (b > 0 && r > a) || (b < 0 && r < a)
+		case "*":
+			r = a * b
+			overflow = a != 0 && (r/a != b || (a == -1 && b == math.MinInt64))
+		}
+		if overflow || (unsigned && r < 0) {
+			return nil, true, fmt.Sprintf("attempt to %s with overflow", overflowVerb[op])
+		}
+		return mk(r), true, ""
+	case "/", "%":
+		if b == 0 {
+			if op == "/" {
+				return nil, true, "attempt to divide by zero"
+			}
+			return nil, true, "attempt to calculate the remainder with a divisor of zero"
+		}
+		if op == "/" {
+			return mk(a / b), true, ""
+		}
+		return mk(a % b), true, ""
+	case "&":
+		return mk(a & b), true, ""
+	case "|":
+		return mk(a | b), true, ""
+	case "^":
+		return mk(a ^ b), true, ""
+	case "<<":
+		return mk(a << uint64(b&63)), true, ""
+	case ">>":
+		return mk(a >> uint64(b&63)), true, ""
+	case "==":
+		return dispatch.Bool(a == b), true, ""
+	case "!=":
+		return dispatch.Bool(a != b), true, ""
+	case "<":
+		return dispatch.Bool(a < b), true, ""
+	case "<=":
+		return dispatch.Bool(a <= b), true, ""
+	case ">":
+		return dispatch.Bool(a > b), true, ""
+	case ">=":
+		return dispatch.Bool(a >= b), true, ""
+	}
+	return nil, false, ""
+}
+
+func floatBinary(op string, a, b float64, suffix string) (value, bool, string) {
+	mk := func(v float64) value {
+		if suffix == "f32" {
+			v = float64(float32(v))
+		}
+		return dispatch.Float{V: v, Suffix: suffix}
+	}
+	switch op {
+	case "+":
+		return mk(a + b), true, ""
+	case "-":
+		return mk(a - b), true, ""
+	case "*":
+		return mk(a * b), true, ""
+	case "/":
+		return mk(a / b), true, ""
+	case "%":
+		return mk(math.Mod(a, b)), true, ""
+	case "==":
+		return dispatch.Bool(a == b), true, ""
+	case "!=":
+		return dispatch.Bool(a != b), true, ""
+	case "<":
+		return dispatch.Bool(a < b), true, ""
+	case "<=":
+		return dispatch.Bool(a <= b), true, ""
+	case ">":
+		return dispatch.Bool(a > b), true, ""
+	case ">=":
+		return dispatch.Bool(a >= b), true, ""
+	}
+	return nil, false, ""
+}
+
+// valuesEqual compares values the interpreter understands; known is false
+// when it cannot tell.
+func valuesEqual(x, y value) (eq, known bool) {
+	x, y = dispatch.Deref(x), dispatch.Deref(y)
+	if v, ok, msg := primitiveBinary("==", x, y); ok && msg == "" {
+		return bool(v.(dispatch.Bool)), true
+	}
+	switch a := x.(type) {
+	case dispatch.Unit:
+		_, ok := y.(dispatch.Unit)
+		return ok, true
+	case *dispatch.Array:
+		b, ok := y.(*dispatch.Array)
+		if !ok {
+			return false, false
+		}
+		if len(a.Elems) != len(b.Elems) {
+			return false, true
+		}
+		for i := range a.Elems {
+			if eq, known := valuesEqual(a.Elems[i], b.Elems[i]); !eq || !known {
+				return eq, known
+			}
+		}
+		return true, true
+	case dispatch.Tuple:
+		b, ok := y.(dispatch.Tuple)
+		if !ok || len(a) != len(b) {
+			return false, ok
+		}
+		for i := range a {
+			if eq, known := valuesEqual(a[i], b[i]); !eq || !known {
+				return eq, known
+			}
+		}
+		return true, true
+	case *dispatch.Enum:
+		b, ok := y.(*dispatch.Enum)
+		if !ok {
+			return false, false
+		}
+		if a.Type != b.Type || a.Variant != b.Variant || len(a.Fields) != len(b.Fields) {
+			return false, a.Type == b.Type
+		}
+		for i := range a.Fields {
+			if eq, known := valuesEqual(a.Fields[i], b.Fields[i]); !eq || !known {
+				return eq, known
+			}
+		}
+		return true, true
+	}
+	return false, false
+}
+
+func (in *interp) assign(e *syntax.AssignExpr) (value, *signal) {
+	rhs, sig := in.expr(e.Rhs)
+	if sig != nil {
+		return nil, sig
+	}
+	if e.Op != "=" {
+		cur, sig := in.expr(e.Lhs)
+		if sig != nil {
+			return nil, sig
+		}
+		rhs, sig = in.applyBinary(e.Op[:len(e.Op)-1], cur, rhs, e.Range, e.Lhs.Span(), e.Rhs.Span())
+		if sig != nil {
+			return nil, sig
+		}
+	}
+	return dispatch.Unit{}, in.store(e.Lhs, rhs)
+}
+
+// store writes v to a place: a variable, a field of a struct value, an
+// element of an array, or through a `*` dereference.
+func (in *interp) store(place syntax.Expr, v value) *signal {
+	switch p := place.(type) {
+	case *syntax.PathExpr:
+		if len(p.Segments) == 1 {
+			if b := in.scope.lookup(p.Segments[0].Name); b != nil {
+				if r, ok := b.v.(*dispatch.Ref); ok && r.Mut {
+					r.V = v
+				} else {
+					b.v = v
+				}
+				return nil
+			}
+		}
+	case *syntax.UnaryExpr:
+		if p.Op == "*" {
+			return in.store(p.X, v)
+		}
+	case *syntax.ParenExpr:
+		return in.store(p.X, v)
+	case *syntax.FieldExpr:
+		x, sig := in.expr(p.X)
+		if sig != nil {
+			return sig
+		}
+		if en, ok := dispatch.Deref(x).(*dispatch.Enum); ok && en.Named != nil {
+			en.Named[p.Name] = v
+			return nil
+		}
+		if isUnknown(x) {
+			return nil
+		}
+	case *syntax.IndexExpr:
+		x, sig := in.expr(p.X)
+		if sig != nil {
+			return sig
+		}
+		i, sig := in.expr(p.Index)
+		if sig != nil {
+			return sig
+		}
+		if arr, ok := dispatch.Deref(x).(*dispatch.Array); ok {
+			if n, ok := asInt(i); ok && n >= 0 && n < int64(len(arr.Elems)) {
+				arr.Elems[n] = v
+				return nil
+			} else if ok {
+				_, sig := in.userPanic(p.Range, fmt.Sprintf("index out of bounds: the len is %d but the index is %d", len(arr.Elems), n))
+				return sig
+			}
+		}
+		if isUnknown(x) || isUnknown(i) {
+			return nil
+		}
+	}
+	in.unsupported(place.Span(), "the playground cannot assign to this expression")
+	return nil
+}
+
+func (in *interp) cast(e *syntax.CastExpr) (value, *signal) {
+	x, sig := in.expr(e.X)
+	if sig != nil {
+		return nil, sig
+	}
+	t := e.Type.Text
+	switch v := dispatch.Deref(x).(type) {
+	case dispatch.Int:
+		if t == "f32" || t == "f64" {
+			return dispatch.Float{V: float64(v.V), Suffix: t}, nil
+		}
+		return dispatch.Int{V: v.V, Suffix: t}, nil
+	case dispatch.Float:
+		if t == "f32" || t == "f64" {
+			return dispatch.Float{V: v.V, Suffix: t}, nil
+		}
+		if math.IsNaN(v.V) {
+			return dispatch.Int{V: 0, Suffix: t}, nil
+		}
+		return dispatch.Int{V: int64(math.Trunc(v.V)), Suffix: t}, nil
+	case dispatch.Bool:
+		if v {
+			return dispatch.Int{V: 1, Suffix: t}, nil
+		}
+		return dispatch.Int{V: 0, Suffix: t}, nil
+	}
+	return x, nil
+}
