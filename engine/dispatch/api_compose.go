@@ -2,7 +2,8 @@ package dispatch
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
 )
 
 // Operations burn-tensor and burn-nn compose from several dispatch ops.
@@ -34,50 +35,31 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	if len(tensors) > 0 {
 		rank = tensors[0].Rank()
 	}
-	op := "Cat"
-	line := 2485
-	dimRank := rank
-	if name == "stack" {
-		op, line, dimRank = "Stack", 2538, rank+1
-	}
 	if rank < 0 {
 		return nil, &UsageError{Code: "wrong-arguments", Arg: 1,
 			Message: "type annotations needed for `Vec<Tensor<_, _>>`"}, nil
 	}
-	d, p := resolveDim(opRow{method: name, source: fmt.Sprintf("base.rs:%d", line)}, dim, dimRank)
-	if p != nil {
-		return nil, nil, p.on(2)
+	shapes := make([][]int64, len(tensors))
+	for i, t := range tensors {
+		shapes[i] = t.shape
 	}
-	c := &tensorCheck{op: op}
+	var (
+		d int
+		f *burncheck.Failure
+	)
 	if name == "stack" {
-		if d2 := genericRank(a.c.Generics); d2 == rank {
-			c.register("bt-check-stack-same-rank", fmt.Sprintf("Can't stack tensors on existing dimension %d, the input and output ranks are the same (D=%d; D2=%d).If you want to concatenate the tensors along the specified dimension (%d), use `Tensor::cat` instead.", d, rank, d2, d), "")
-			c.messages[0] = strings.TrimSuffix(c.messages[0], " ")
+		rank2 := genericRank(a.c.Generics)
+		if rank2 < 0 {
+			rank2 = rank + 1
 		}
+		if f = burncheck.TensorStack(rank, rank2, shapes, dim); f == nil {
+			d = normDim(dim, rank+1)
+		}
+	} else {
+		d, f = burncheck.TensorCat(rank, shapes, dim)
 	}
-	if len(tensors) == 0 {
-		if name == "stack" {
-			c.register("bt-check-stack-empty", "Can't stack an empty list of tensors.", "")
-		} else {
-			c.register("bt-check-cat-empty", "Can't concatenate an empty list of tensors.", "")
-		}
-		for i := range c.messages {
-			c.messages[i] = strings.TrimSuffix(c.messages[i], " ")
-		}
-	} else if mismatch := catShapesDiffer(tensors, d, name == "stack"); mismatch {
-		shapes := make([]string, len(tensors))
-		for i, t := range tensors {
-			shapes[i] = shapeDebug(t.shape)
-		}
-		details := fmt.Sprintf("Provided dimension (%d), tensors shapes: [%s]", d, strings.Join(shapes, ", "))
-		if name == "stack" {
-			c.register("bt-check-stack-shapes", "Can't stack tensors with different shapes", details)
-		} else {
-			c.register("bt-check-cat-shapes", "Can't concatenate tensors with different shapes, except for the provided dimension", details)
-		}
-	}
-	if len(c.messages) > 0 {
-		return nil, nil, newPanic(c.ids[0], fmt.Sprintf("crates/burn-tensor/src/tensor/api/base.rs:%d", line+1), c.format()).on(1)
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
 	}
 	if name == "stack" {
 		// Each tensor is unsqueezed at dim on its own backend, then cat.
@@ -93,10 +75,22 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	first := tensors[0]
 	shape := append([]int64{}, first.shape...)
 	shape[d] = 0
+	// cat drops the tensors that are empty along dim before dispatch, and
+	// returns an empty tensor on the first one's device when none is left.
+	var kept []*Tensor
 	for _, t := range tensors {
 		shape[d] += t.shape[d]
+		if t.shape[d] > 0 {
+			kept = append(kept, t)
+		}
 	}
-	op = first.kind.opPrefix() + "_cat"
+	if len(kept) == 0 {
+		dev := first.Device()
+		sub := Call{Args: []Value{Tuple{dev, dtypeEnum(first.dtype)}}}
+		return w.create("empty", tensorType{rank: len(shape), kind: first.kind}, shape, argList{c: sub}, 0)
+	}
+	tensors = kept
+	op := first.kind.opPrefix() + "_cat"
 	pl, p := routeVec(tensors)
 	if p != nil {
 		return nil, nil, w.failOp(op, first, p.on(1))
@@ -107,21 +101,6 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	out := w.output(pl, first.kind, shape, first.dtype)
 	w.recordOp(op, pl, out)
 	return out, nil, nil
-}
-
-func catShapesDiffer(tensors []*Tensor, dim int, all bool) bool {
-	ref := tensors[0].shape
-	for _, t := range tensors {
-		if len(t.shape) != len(ref) {
-			return true
-		}
-		for i := range ref {
-			if (all || i != dim) && t.shape[i] != ref[i] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // oneHot is one_hot::<D2>(num_classes) (orderable.rs:279-348): built from
@@ -174,9 +153,8 @@ func (w *World) activation(name string, c Call) (Value, *UsageError, *Panic) {
 		if ue != nil {
 			return nil, ue, nil
 		}
-		op := map[string]string{"softmax": "Softmax", "log_softmax": "Log Softmax"}[name]
-		if _, p := resolveDim(opRow{method: op, source: "../activation/base.rs"}, dim, t.Rank()); p != nil {
-			return nil, nil, p.on(2)
+		if _, f := burncheck.TensorDim("activation::"+name, dim, t.Rank()); f != nil {
+			return nil, nil, checkFailed(f).on(2)
 		}
 	}
 	op := name

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
 )
 
 const tensorStruct = "struct `Tensor`"
@@ -185,8 +187,11 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 	if tt.rank < 0 {
 		tt.rank = len(shape)
 	}
-	if _, checked := creationChecks[name]; checked && (tt.rank == 0 || len(shape) != tt.rank) {
-		return nil, nil, panicCreationOps(name, tt.rank, shape)
+	switch name {
+	case "empty", "zeros", "ones", "full", "from_data":
+		if p := checkFailed(burncheck.TensorCreate("Tensor::"+name, tt.rank, shape)); p != nil {
+			return nil, nil, p
+		}
 	}
 	defaults := w.defaultsFor(d.Inner())
 	dtype := requested
@@ -226,28 +231,6 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 	w.record(TraceEvent{Op: op, Backend: d.backend.String(), Device: d.Inner().Debug(), Autodiff: d.autodiff,
 		Kind: tt.kind.String(), Shape: out.Shape()})
 	return out, nil, nil
-}
-
-// creationChecks are the creation ops that run TensorCheck::creation_ops,
-// with the operation name and the line of their check! call in base.rs.
-var creationChecks = map[string]struct {
-	op   string
-	line int
-}{"empty": {"Empty", 172}, "zeros": {"Zeros", 209}, "ones": {"Ones", 246}, "full": {"Full", 287}, "from_data": {"From Data", 2257}}
-
-// panicCreationOps is TensorCheck::creation_ops (check.rs:69-90): a rank-0
-// tensor, or dimensions whose count is not D.
-func panicCreationOps(name string, rank int, shape []int64) *Panic {
-	site := creationChecks[name]
-	c := &tensorCheck{op: site.op}
-	details := fmt.Sprintf("Tensor rank: '%d', given dimensions: '%s'.", rank, dimsDebug(shape))
-	if rank == 0 {
-		c.register("bt-check-creation-0dim", "Tried to create a 0-dim tensor, which is invalid.", details)
-	}
-	if len(shape) != rank {
-		c.register("bt-check-creation-rank", "Given dimensions differ from the tensor rank.", details)
-	}
-	return newPanic(c.ids[0], fmt.Sprintf("crates/burn-tensor/src/tensor/api/base.rs:%d", site.line), c.format())
 }
 
 // shapeArg reads `impl Into<Shape>`: an array of sizes or a Shape.
@@ -370,11 +353,9 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		}
 		return &TensorData{shape: t.Shape(), dtype: t.dtype}, nil, nil
 	case "into_scalar":
-		if n, _ := numElements(t.shape); n != 1 {
-			c := &tensorCheck{op: "Into Scalar"}
-			c.register("bt-check-into-scalar", "Only tensors with 1 element can be converted into scalar.",
-				fmt.Sprintf("Current tensor has %d elements", n))
-			return nil, nil, newPanic("bt-check-into-scalar", "crates/burn-tensor/src/tensor/api/base.rs:2977", c.format())
+		// The synchronous into_scalar runs no check (only into_scalar_async does).
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
 		}
 		if _, p := w.unaryOp(t, t.kind.opPrefix()+"_into_data", t.kind, nil, t.dtype); p != nil {
 			return nil, nil, p

@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
 )
 
 // opArgs are the parsed arguments of a table op.
@@ -11,9 +13,9 @@ type opArgs struct {
 	dims    []int64   // D arguments as written (may be negative)
 	sizes   []int64   // N arguments
 	array   []int64   // the A argument
-	ranges  [][2]int64
-	nranges int
-	hasArr  bool
+	slices  []burncheck.Slice
+	// shapeArg is true when the A argument is a Shape rather than an array.
+	shapeArg bool
 }
 
 // parseArgs checks the arguments against the row's types; rustc's errors
@@ -59,7 +61,7 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 		case "A":
 			arr, ok := v.(*Array)
 			if s, isShape := v.(*ShapeValue); isShape {
-				out.array, out.hasArr = append([]int64{}, s.dims...), true
+				out.array, out.shapeArg = append([]int64{}, s.dims...), true
 				continue
 			}
 			if !ok {
@@ -72,14 +74,13 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 				}
 				out.array = append(out.array, n.V)
 			}
-			out.hasArr = true
 		case "R":
-			ranges, ue := parseRanges(v, t)
+			slices, ue := parseSlices(v)
 			if ue != nil {
 				ue.Arg = i + 1
 				return out, ue
 			}
-			out.ranges, out.nranges = ranges, len(ranges)
+			out.slices = slices
 		case "U":
 			if e, ok := v.(*Enum); !ok || e.Type != "IndexingUpdateOp" {
 				return out, errArgType(i+1, "IndexingUpdateOp", a.c.Args[i])
@@ -89,10 +90,9 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 	return out, nil
 }
 
-// parseRanges reads slice's argument: an array of ranges or indices, one
-// per leading dim; open bounds take the whole dim and negative bounds count
-// from the end.
-func parseRanges(v Value, t *Tensor) ([][2]int64, *UsageError) {
+// parseSlices reads slice's argument: an array of ranges or indices, one
+// per leading dim (burn-std's SliceArg conversions).
+func parseSlices(v Value) ([]burncheck.Slice, *UsageError) {
 	var elems []Value
 	switch x := v.(type) {
 	case *Array:
@@ -102,71 +102,28 @@ func parseRanges(v Value, t *Tensor) ([][2]int64, *UsageError) {
 	default:
 		return nil, errArgType(-1, "[Range<usize>; D]", v)
 	}
-	out := make([][2]int64, len(elems))
+	out := make([]burncheck.Slice, len(elems))
 	for i, e := range elems {
-		size := int64(0)
-		if i < len(t.shape) {
-			size = t.shape[i]
-		}
-		wrap := func(b int64) int64 {
-			if b < 0 {
-				return b + size
-			}
-			return b
-		}
 		switch r := Deref(e).(type) {
 		case *Range:
-			lo, hi := int64(0), size
+			s := burncheck.FullSlice()
 			if r.Lo != nil {
-				lo = wrap(*r.Lo)
+				s.Start = *r.Lo
 			}
-			if r.Hi != nil {
-				hi = wrap(*r.Hi)
-				if r.Inclusive {
-					hi++
-				}
+			switch {
+			case r.Hi != nil && r.Inclusive:
+				s = burncheck.InclusiveSlice(s.Start, *r.Hi)
+			case r.Hi != nil:
+				s.End, s.HasEnd = *r.Hi, true
 			}
-			out[i] = [2]int64{lo, hi}
+			out[i] = s
 		case Int:
-			out[i] = [2]int64{wrap(r.V), wrap(r.V) + 1}
+			out[i] = burncheck.IndexSlice(r.V)
 		default:
 			return nil, errArgType(-1, "[Range<usize>; D]", v)
 		}
 	}
 	return out, nil
-}
-
-// resolveDim wraps a possibly negative dim the way AsIndex does
-// (cubecl-zspace indexing/wrap.rs); out of range is burn-tensor's
-// unwrap_dim_index failure for the operation.
-func resolveDim(row opRow, dim int64, rank int) (int, *Panic) {
-	r := int64(rank)
-	if dim < 0 {
-		dim += r
-	}
-	if dim < 0 || dim >= r {
-		orig := dim
-		if orig < 0 {
-			orig -= r
-		}
-		c := &tensorCheck{op: dimOpNames[row.method]}
-		if c.op == "" {
-			c.op = row.method
-		}
-		c.messages = []string{fmt.Sprintf("BoundsError: dimension %d out of bounds: 0..%d ", orig, rank)}
-		c.ids = []string{"bt-check-dim-index"}
-		return 0, newPanic("bt-check-dim-index", "crates/burn-tensor/src/tensor/api/"+row.source, c.format())
-	}
-	return int(dim), nil
-}
-
-// dimOpNames are the operation names burn-tensor passes to unwrap_dim_index.
-var dimOpNames = map[string]string{
-	"sum_dim": "Sum Dim", "mean_dim": "Mean Dim", "prod_dim": "Prod Dim", "max_dim": "Max Dim", "min_dim": "Min Dim",
-	"argmax": "Argmax", "argmin": "Argmin", "any_dim": "Any Dim", "all_dim": "All Dim", "cumsum": "Cumsum",
-	"swap_dims": "Swap Dims", "flatten": "Flatten", "unsqueeze_dim": "Unsqueeze", "squeeze_dim": "Squeeze",
-	"repeat_dim": "Repeat Dim", "narrow": "Narrow", "select": "Select", "gather": "Gather", "scatter": "Scatter",
-	"topk": "Topk", "cat": "Cat", "stack": "Stack",
 }
 
 // runRow executes a table op on t.
@@ -175,7 +132,7 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	if ue != nil {
 		return nil, ue, nil
 	}
-	shape, p := w.outputShape(row, t, args, a.c.Generics)
+	shape, p := w.outputShape(row, t, args, a.c)
 	if p != nil {
 		return nil, nil, p
 	}
@@ -267,129 +224,186 @@ func (w *World) failOp(op string, t *Tensor, p *Panic) *Panic {
 	return p
 }
 
-// outputShape computes the op's output shape, running the burn-tensor
-// checks of the op first.
-func (w *World) outputShape(row opRow, t *Tensor, args opArgs, generics [][]string) ([]int64, *Panic) {
+// outputShape runs the validation burn-tensor does for the method
+// (package burncheck) and computes the output shape.
+func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64, *Panic) {
 	rank := t.Rank()
-	dims := make([]int, len(args.dims))
-	if row.method != "unsqueeze_dim" && row.method != "flatten" {
-		for i, d := range args.dims {
-			r, p := resolveDim(row, d, rank)
-			if p != nil {
-				return nil, p.on(i + 1)
-			}
-			dims[i] = r
+	shape := t.Shape()
+	name := "Tensor::" + row.method
+	d2 := genericRank(c.Generics)
+	if d2 < 0 {
+		if tt := parseTensorType(nil, c.Expect); tt.rank >= 0 {
+			d2 = tt.rank
 		}
 	}
-	shape := append([]int64{}, t.shape...)
-	d2 := genericRank(generics)
+	var f *burncheck.Failure
+	dim := func(i int) int {
+		var d int
+		if f == nil {
+			d, f = burncheck.TensorDim(name, args.dims[i], rank)
+		}
+		return d
+	}
 	switch row.shape {
 	case "same":
+		if len(args.dims) > 0 {
+			dim(0)
+		}
+		if row.method == "flip" {
+			f = burncheck.TensorFlip(rank, args.array)
+		}
 	case "broadcast":
 		o := args.tensors[0]
-		c := &tensorCheck{op: row.check}
 		if row.ew {
-			c.device(t.Device(), o.Device())
-			shape = c.broadcast(t.shape, o.shape)
-		} else {
-			shape = (&tensorCheck{}).broadcast(t.shape, o.shape)
+			f = burncheck.TensorElementwise(name, operand(t), operand(o))
 		}
-		if p := c.panic(); p != nil {
-			return nil, p.on(-1)
-		}
+		shape = broadcastShape(t.shape, o.shape)
 	case "matmul":
-		c := &tensorCheck{op: "Matmul"}
-		shape = c.matmul(t, args.tensors[0])
-		if p := c.panic(); p != nil {
-			return nil, p.on(-1)
-		}
+		o := args.tensors[0]
+		f = burncheck.TensorMatmul(operand(t), operand(o))
+		shape = matmulShape(t.shape, o.shape)
 	case "reduce":
 		shape = []int64{1}
 	case "reduce_dim":
-		shape[dims[0]] = 1
+		if d := dim(0); f == nil {
+			shape[d] = 1
+		}
 	case "topk":
-		shape[dims[0]] = min(args.sizes[0], shape[dims[0]])
+		f = burncheck.TensorTopk(name, t.shape, args.sizes[0], args.dims[0])
+		if f == nil {
+			d := normDim(args.dims[0], rank)
+			shape[d] = args.sizes[0]
+		}
 	case "transpose":
 		if rank >= 2 {
 			shape[rank-1], shape[rank-2] = shape[rank-2], shape[rank-1]
 		}
 	case "swap":
-		shape[dims[0]], shape[dims[1]] = shape[dims[1]], shape[dims[0]]
+		var a, b int
+		if a, b, f = burncheck.TensorSwapDims(rank, args.dims[0], args.dims[1]); f == nil {
+			shape[a], shape[b] = shape[b], shape[a]
+		}
 	case "permute":
 		if len(args.array) != rank {
 			return nil, nil
 		}
-		for i, ax := range args.array {
-			if ax < 0 {
-				ax += int64(rank)
-			}
-			if ax >= 0 && ax < int64(rank) {
+		var axes []int
+		if axes, f = burncheck.TensorPermute(args.array); f == nil {
+			for i, ax := range axes {
 				shape[i] = t.shape[ax]
 			}
 		}
 	case "reshape":
-		return reshape(t, args.array)
+		shape, f = burncheck.Reshape(t.shape, args.array)
 	case "flatten":
 		start, end := normDim(args.dims[0], rank), normDim(args.dims[1], rank)
-		if start < 0 || end >= rank || start > end {
-			return nil, nil
+		if d2 < 0 {
+			d2 = rank - (end - start)
 		}
-		n := int64(1)
-		for _, s := range t.shape[start : end+1] {
-			n *= s
+		if f = burncheck.TensorFlatten(rank, d2, args.dims[0], args.dims[1]); f == nil {
+			n := int64(1)
+			for _, s := range t.shape[start : end+1] {
+				n *= s
+			}
+			shape = append(append(append([]int64{}, t.shape[:start]...), n), t.shape[end+1:]...)
 		}
-		shape = append(append(append([]int64{}, t.shape[:start]...), n), t.shape[end+1:]...)
 	case "unsqueeze":
 		if d2 < 0 {
 			d2 = rank + 1
 		}
-		shape = make([]int64, 0, d2)
-		for i := 0; i < d2-rank; i++ {
-			shape = append(shape, 1)
+		if f = burncheck.TensorUnsqueeze(rank, d2); f == nil {
+			shape = make([]int64, d2-rank, d2)
+			for i := range shape {
+				shape[i] = 1
+			}
+			shape = append(shape, t.shape...)
 		}
-		shape = append(shape, t.shape...)
 	case "unsqueeze_dim":
-		at := normDim(args.dims[0], rank+1)
-		if at < 0 {
-			at = 0
+		if d2 < 0 {
+			d2 = rank + 1
 		}
-		at = min(at, rank)
-		shape = append(append(append([]int64{}, t.shape[:at]...), 1), t.shape[at:]...)
+		if f = burncheck.TensorUnsqueezeDim(rank, d2, args.dims[0]); f == nil {
+			at := normDim(args.dims[0], rank+1)
+			shape = append(append(append([]int64{}, t.shape[:at]...), 1), t.shape[at:]...)
+		}
 	case "squeeze":
-		shape = shape[:0]
+		var kept []int64
 		for _, s := range t.shape {
 			if s != 1 {
-				shape = append(shape, s)
+				kept = append(kept, s)
 			}
+		}
+		if d2 < 0 {
+			d2 = len(kept)
+		}
+		if f = burncheck.TensorSqueeze(t.shape, d2); f == nil {
+			shape = kept
 		}
 	case "squeeze_dim":
-		shape = append(append([]int64{}, t.shape[:dims[0]]...), t.shape[dims[0]+1:]...)
-	case "expand":
-		if len(args.array) < rank {
-			return shape, nil
+		if d2 < 0 {
+			d2 = rank - 1
 		}
-		shape = append([]int64{}, args.array...)
-		off := len(shape) - rank
-		for i := range shape {
-			if shape[i] < 0 && i >= off {
-				shape[i] = t.shape[i-off]
+		if f = burncheck.TensorSqueezeDim(t.shape, d2, args.dims[0]); f == nil {
+			d := normDim(args.dims[0], rank)
+			shape = append(append([]int64{}, t.shape[:d]...), t.shape[d+1:]...)
+		}
+	case "expand":
+		shape, f = burncheck.TensorExpand(t.shape, args.array, args.shapeArg)
+	case "repeat_dim":
+		if d := dim(0); f == nil {
+			shape[d] *= args.sizes[0]
+		}
+	case "slice":
+		var slices []burncheck.Slice
+		if slices, f = burncheck.TensorSlice(t.shape, args.slices); f == nil {
+			for i, s := range slices {
+				shape[i] = sliceSize(s, t.shape[i])
 			}
 		}
-	case "repeat_dim":
-		shape[dims[0]] *= args.sizes[0]
-	case "slice":
-		for i := 0; i < args.nranges && i < rank; i++ {
-			lo, hi := args.ranges[i][0], min(args.ranges[i][1], t.shape[i])
-			shape[i] = max(hi-lo, 0)
-		}
 	case "narrow":
-		shape[dims[0]] = args.sizes[1]
+		if f = burncheck.TensorNarrow(t.shape, args.dims[0], args.sizes[0], args.sizes[1]); f == nil {
+			shape[normDim(args.dims[0], rank)] = args.sizes[1]
+		}
 	case "select":
-		shape[dims[0]] = args.tensors[0].shape[0]
+		if d := dim(0); f == nil {
+			shape[d] = args.tensors[0].shape[0]
+		}
 	case "gather":
-		shape = args.tensors[0].Shape()
+		if f = burncheck.TensorGather(t.shape, args.dims[0], args.tensors[0].shape); f == nil {
+			shape = args.tensors[0].Shape()
+		}
+	case "scatter":
+		f = burncheck.TensorScatter(t.shape, args.dims[0], args.tensors[0].shape, args.tensors[1].shape)
+	}
+	if p := checkFailed(f); p != nil {
+		return nil, p
 	}
 	return shape, nil
+}
+
+// sliceSize is Slice::output_size over the range Burn clamped to the dim.
+func sliceSize(s burncheck.Slice, size int64) int64 {
+	resolve := func(i int64) int64 {
+		if i < 0 {
+			return max(size+i, 0)
+		}
+		return min(i, size)
+	}
+	start, end := resolve(s.Start), size
+	if s.HasEnd {
+		end = resolve(s.End)
+	}
+	if start >= end {
+		return 0
+	}
+	step := s.Step
+	if step < 0 {
+		step = -step
+	}
+	if step <= 1 {
+		return end - start
+	}
+	return (end - start + step - 1) / step
 }
 
 func normDim(d int64, rank int) int {
@@ -410,44 +424,4 @@ func genericRank(generics [][]string) int {
 		return -1
 	}
 	return n
-}
-
-// reshape is Shape::reshape (cubecl-zspace shape.rs:399-467): 0 keeps the
-// dim, one -1 is inferred; its MetadataError::Invalid reasons become the
-// Reshape check failure raised in unwrap_shape_reshape (check.rs:1492-1503).
-func reshape(t *Tensor, spec []int64) ([]int64, *Panic) {
-	fail := func(reason string) ([]int64, *Panic) {
-		c := &tensorCheck{op: "Reshape", ids: []string{"bt-check-reshape"}, messages: []string{reason + " "}}
-		return nil, newPanic("bt-check-reshape", "crates/burn-tensor/src/tensor/api/check.rs:1498", c.format())
-	}
-	total, _ := numElements(t.shape)
-	out := make([]int64, len(spec))
-	infer := -1
-	size := int64(1)
-	for i, s := range spec {
-		switch {
-		case s > 0:
-		case s == 0 && i < len(t.shape):
-			s = t.shape[i]
-		case s == -1 && infer < 0:
-			infer, s = i, 1
-		case s == -1:
-			return fail("Repeated -1 in reshape")
-		default:
-			return fail("The given shape cannot contain negative dimensions (other than -1).")
-		}
-		out[i] = s
-		size *= s
-	}
-	if infer < 0 {
-		if size != total {
-			return fail(fmt.Sprintf("The given shape doesn't have the same number of elements as the current shape. Current shape: %s, target shape: %s.", dimsDebug(t.shape), dimsDebug(out)))
-		}
-		return out, nil
-	}
-	if size == 0 || total%size != 0 {
-		return fail(fmt.Sprintf("Cannot infer a valid target shape. Current shape: %s, target dimensions: %s.", dimsDebug(t.shape), dimsDebug(spec)))
-	}
-	out[infer] = total / size
-	return out, nil
 }
