@@ -1,0 +1,461 @@
+package dispatch
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Every panic the model raises is checked against Burn's panic table:
+// the id exists, the location is the table's file:line (TensorCheck rows
+// excepted: Rust reports those at the check! call site), and the message
+// is the table's text with its placeholders filled and Rust's panic shape
+// applied.
+
+type panicRow struct {
+	file, line, kind, message string
+}
+
+var (
+	panicTableOnce sync.Once
+	panicTable     map[string]panicRow
+)
+
+func loadPanicTable(t testing.TB) map[string]panicRow {
+	panicTableOnce.Do(func() {
+		data, err := os.ReadFile("../../../shared/burn/panics.tsv")
+		if err != nil {
+			return
+		}
+		panicTable = map[string]panicRow{}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Split(line, "\t")
+			if len(f) < 5 {
+				continue
+			}
+			panicTable[f[0]] = panicRow{file: f[1], line: f[2], kind: f[3], message: f[4]}
+		}
+	})
+	if panicTable == nil {
+		t.Fatal("cannot read ../shared/burn/panics.tsv")
+	}
+	return panicTable
+}
+
+// notInTable are the ids of panics outside Burn's dispatch panic table.
+var notInTable = map[string]bool{
+	"playground-missing-hardware": true,
+	"std-float-dtype":             true,
+	"std-int-dtype":               true,
+}
+
+// templatePattern turns a table message into a regexp: placeholders such
+// as {lhs:?} or {} match anything.
+func templatePattern(message string) *regexp.Regexp {
+	placeholder := regexp.MustCompile(`\{[^{}]*\}`)
+	parts := placeholder.Split(message, -1)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("(?s)" + strings.Join(parts, ".*"))
+}
+
+// checkAgainstTable verifies p (and its causes) against the table.
+func checkAgainstTable(t *testing.T, p *Panic) {
+	t.Helper()
+	table := loadPanicTable(t)
+	for ; p != nil; p = p.Cause {
+		if notInTable[p.ID] {
+			continue
+		}
+		row, ok := table[p.ID]
+		if !ok {
+			t.Errorf("panic id %q is not in panics.tsv", p.ID)
+			continue
+		}
+		if !strings.HasPrefix(row.kind, "panic (TensorCheck)") {
+			if want := row.file + ":" + row.line; p.Location != want {
+				t.Errorf("%s: location %q, table says %q", p.ID, p.Location, want)
+			}
+		} else if !strings.HasPrefix(p.Location, "crates/burn-tensor/src/tensor/api/") {
+			t.Errorf("%s: location %q is not a check! call site", p.ID, p.Location)
+		}
+		msg := p.Message
+		switch row.kind {
+		case "unimplemented":
+			if !strings.HasPrefix(msg, "not implemented: ") {
+				t.Errorf("%s: unimplemented! prints `not implemented: `, got %q", p.ID, msg)
+			}
+		case "unreachable":
+			if !strings.HasPrefix(msg, "internal error: entered unreachable code") {
+				t.Errorf("%s: unreachable! prints `internal error: entered unreachable code`, got %q", p.ID, msg)
+			}
+			if row.message == "(bare unreachable!())" {
+				continue
+			}
+		case "assert_eq":
+			if !strings.HasPrefix(msg, "assertion `left == right` failed: ") || !strings.Contains(msg, "\n  left: ") || !strings.Contains(msg, "\n right: ") {
+				t.Errorf("%s: assert_eq! shape missing in %q", p.ID, msg)
+			}
+		}
+		if !templatePattern(row.message).MatchString(msg) {
+			t.Errorf("%s: message %q does not match the table's %q", p.ID, msg, row.message)
+		}
+	}
+}
+
+// panicCase is a scenario that reaches one row of the table.
+type panicCase struct {
+	id       string
+	features []string
+	env      map[string]string
+	run      func(t *testing.T, w *World) *Panic
+	message  string // the exact message, when the case pins it
+}
+
+// noDefaults in a case's features builds burn with default-features =
+// false (and std), which leaves autodiff out.
+const noDefaults = "no-default-features"
+
+func worldFor(t *testing.T, c panicCase) *World {
+	var w *World
+	if len(c.features) > 0 && c.features[0] == noDefaults {
+		w = NewWorld(Config{Features: features(t, false, append([]string{"std"}, c.features[1:]...)...), Hardware: Hardware{Cuda: 2}})
+	} else {
+		w = world(t, c.features...)
+	}
+	w.cfg.Env = c.env
+	return w
+}
+
+var panicCases = []panicCase{
+	{id: "disp-burn-device-cuda", env: map[string]string{"BURN_DEVICE": "CUDA"},
+		run:     func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::default")) },
+		message: "BURN_DEVICE=cuda requested, but the 'cuda' feature is not enabled."},
+	{id: "disp-burn-device-flex", features: []string{"cuda"}, env: map[string]string{"BURN_DEVICE": "flex"},
+		run:     func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::default")) },
+		message: "BURN_DEVICE=flex requested, but the 'flex' feature is not enabled."},
+	{id: "disp-burn-device-tch", env: map[string]string{"BURN_DEVICE": "Tch"},
+		run:     func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::default")) },
+		message: "BURN_DEVICE=tch requested, but the 'tch' feature is not enabled."},
+	{id: "disp-burn-device-remote", env: map[string]string{"BURN_DEVICE": "remote"},
+		run: func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::default")) }},
+	{id: "disp-burn-device-unknown", env: map[string]string{"BURN_DEVICE": "GPU"},
+		run:     func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::default")) },
+		message: "Unknown BURN_DEVICE override: 'GPU'."},
+	{id: "bt-device-index-i32", features: []string{"cuda"},
+		run:     func(t *testing.T, w *World) *Panic { return mustPanic(t, w, fn("Device::cuda", i(-1))) },
+		message: "device index must be non-negative: TryFromIntError(())"},
+	{id: "bt-device-index-i64", features: []string{"cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("Device::cuda", Int{V: -1, Suffix: "i64"}))
+		}},
+	{id: "bt-autodiff-twice", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff"))
+			return mustPanic(t, w, method(ad, "autodiff"))
+		},
+		message: "not implemented: Only first-order autodiff is supported"},
+	{id: "bt-ckpt-strategy-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, method(device(t, w, "flex"), "gradient_checkpointing_strategy"))
+		},
+		message: "Autodiff is not enabled on this device"},
+	{id: "bt-grad-ckpt-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, method(device(t, w, "flex"), "gradient_checkpointing"))
+		},
+		message: "Autodiff is not enabled on this device"},
+	{id: "bt-check-device", features: []string{"cuda", "flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			a := ones(t, w, device(t, w, "cuda", i(0)), "", 2)
+			b := ones(t, w, device(t, w, "flex"), "", 2)
+			return mustPanic(t, w, method(a, "add", b))
+		},
+		message: "=== Tensor Operation Error ===\n  Operation: 'Add'\n  Reason:\n    1. The provided tensors are not on the same device. Lhs tensor device Device<Cuda(Cuda(0))>, Rhs tensor device Device<Flex(Cpu)>. \n"},
+	{id: "bt-check-ew-shape", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			d := device(t, w, "flex")
+			return mustPanic(t, w, method(ones(t, w, d, "", 3, 5), "add", ones(t, w, d, "", 3, 6)))
+		},
+		message: "=== Tensor Operation Error ===\n  Operation: 'Add'\n  Reason:\n    1. The provided tensors have incompatible shapes. Incompatible size at dimension '1' => '5 != 6', which can't be broadcasted. Lhs tensor shape Shape { dims: [3, 5] }, Rhs tensor shape Shape { dims: [3, 6] }. \n"},
+	{id: "bt-check-matmul-inner",
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, d, "", 2, 3), "matmul", ones(t, w, d, "", 4, 5)))
+		}},
+	{id: "disp-ckpt-mismatch",
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(mustCall(t, w, fn("Device::default")), "autodiff"))
+			ckp := mustCall(t, w, method(ad, "gradient_checkpointing"))
+			return mustPanic(t, w, method(ones(t, w, ad.(*Device), "", 2), "add", ones(t, w, ckp.(*Device), "", 2)))
+		},
+		message: "assertion `left == right` failed: Gradient checkpointing strategy mismatch: Disabled vs Balanced. Tensors in the same operation must share a strategy.\n  left: Disabled\n right: Balanced"},
+	{id: "disp-binary-float-backend", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			flex := device(t, w, "flex")
+			ad := mustCall(t, w, method(flex, "autodiff")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, ad, "", 2), "add", ones(t, w, flex, "", 2)))
+		},
+		message: "The provided tensors are not on the same backend. Got backends Autodiff(Flex(Autodiff(AutodiffTensor { primitive: FlexTensor { shape: Shape { dims: [2] }, dtype: F32, contiguous: true, unique: true }, node: Node { parents: [], order: 0, id: NodeId { value: 0 }, requirement: None, properties: Ambiguous, client: GraphMutexClient, distributed_params: None }, rc: NodeId { value: 0 } }))) and Flex(Float(FlexTensor { shape: Shape { dims: [2] }, dtype: F32, contiguous: true, unique: true }))."},
+	{id: "disp-binary-ad-backend", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			a := ones(t, w, mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device), "", 2)
+			b := ones(t, w, mustCall(t, w, method(device(t, w, "cuda", i(0)), "autodiff")).(*Device), "", 2)
+			return mustPanic(t, w, method(a, "powf", b))
+		}},
+	{id: "disp-binary-op-backend", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			a := ones(t, w, device(t, w, "flex"), "Bool", 2)
+			b := ones(t, w, device(t, w, "cuda", i(0)), "Bool", 2)
+			return mustPanic(t, w, method(a, "bool_and", b))
+		},
+		message: "The provided tensors are not on the same backend. Got backends Flex(Bool(FlexTensor { shape: Shape { dims: [2] }, dtype: Bool(Native), contiguous: true, unique: true })) and Cuda(Bool({ id: TensorId { value: 0 }, shape: Shape { dims: [2] }, device: Cuda(0) }))."},
+	{id: "disp-binary-float-any-inner", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device), "", 2)
+			idx := ones(t, w, device(t, w, "cuda", i(0)), "Int", 1)
+			return mustPanic(t, w, method(x, "select", i(0), idx))
+		},
+		message: "The provided tensors are not on the same backend."},
+	{id: "disp-binary-float-any-backend", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "flex"), "", 2)
+			mask := ones(t, w, device(t, w, "cuda", i(0)), "Bool", 2)
+			return mustPanic(t, w, method(x, "mask_fill", mask, f(0)))
+		}},
+	{id: "disp-multi-input-wrong", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "flex"), "", 2)
+			mask := ones(t, w, device(t, w, "cuda", i(0)), "Bool", 2)
+			return mustPanic(t, w, method(x, "mask_where", mask, ones(t, w, device(t, w, "flex"), "", 2)))
+		},
+		message: "Input tensor mask is on the wrong device"},
+	{id: "disp-multi-ad-input-other", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device), "", 2)
+			mask := ones(t, w, device(t, w, "cuda", i(0)), "Bool", 2)
+			return mustPanic(t, w, method(x, "mask_where", mask, x))
+		},
+		message: "Input tensor mask is on the wrong device"},
+	{id: "disp-multi-ad-input-wrong", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			flexAD := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			cudaAD := mustCall(t, w, method(device(t, w, "cuda", i(0)), "autodiff")).(*Device)
+			x := ones(t, w, flexAD, "", 2)
+			mask := ones(t, w, flexAD, "Bool", 2)
+			return mustPanic(t, w, method(x, "mask_where", mask, ones(t, w, cudaAD, "", 2)))
+		},
+		message: "Input tensor value is on the wrong device"},
+	{id: "disp-bt-autodiff", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			flex := device(t, w, "flex")
+			x := ones(t, w, mustCall(t, w, method(flex, "autodiff")).(*Device), "", 2)
+			mask := ones(t, w, flex, "Bool", 2)
+			return mustPanic(t, w, method(x, "mask_where", mask, ones(t, w, flex, "", 2)))
+		},
+		message: "internal error: entered unreachable code"},
+	{id: "disp-vec-wrong-backend", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			a := ones(t, w, device(t, w, "flex"), "", 2)
+			b := ones(t, w, device(t, w, "cuda", i(0)), "", 2)
+			return mustPanic(t, w, fn("Tensor::cat", &Array{Elems: []Value{a, b}, Vec: true}, i(0)))
+		},
+		message: "Tensor is on the wrong backend (expected Flex)."},
+	{id: "disp-vec-ad-wrong-backend", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			a := ones(t, w, mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device), "", 2)
+			b := ones(t, w, mustCall(t, w, method(device(t, w, "cuda", i(0)), "autodiff")).(*Device), "", 2)
+			return mustPanic(t, w, fn("Tensor::cat", &Array{Elems: []Value{a, b}, Vec: true}, i(0)))
+		},
+		message: "Autodiff float tensor is on the wrong backend (expected Flex)."},
+	{id: "disp-vec-ad-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			flex := device(t, w, "flex")
+			a := ones(t, w, mustCall(t, w, method(flex, "autodiff")).(*Device), "", 2)
+			return mustPanic(t, w, fn("Tensor::cat", &Array{Elems: []Value{a, ones(t, w, flex, "", 2)}, Vec: true}, i(0)))
+		},
+		message: "Expected autodiff-wrapped float tensor for backend Flex."},
+	{id: "disp-float-todev-ad-mix", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			flex := device(t, w, "flex")
+			x := ones(t, w, mustCall(t, w, method(flex, "autodiff")).(*Device), "", 2)
+			return mustPanic(t, w, method(x, "to_device", ref(flex)))
+		},
+		message: "Cannot move between autodiff and non-autodiff instances."},
+	{id: "disp-float-todev-ad-cross", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device), "", 2)
+			cudaAD := mustCall(t, w, method(device(t, w, "cuda", i(0)), "autodiff"))
+			return mustPanic(t, w, method(x, "to_device", ref(cudaAD)))
+		},
+		message: "not implemented: Autodiff tensor cannot be moved between backends."},
+	{id: "disp-float-todev-from-capture", features: []string{"flex", "capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "capture"), "", 2)
+			return mustPanic(t, w, method(x, "to_device", ref(device(t, w, "flex"))))
+		},
+		message: "Cannot move a tensor from a capture device"},
+	{id: "disp-todev-from-capture", features: []string{"flex", "capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "capture"), "Int", 2)
+			return mustPanic(t, w, method(x, "to_device", ref(device(t, w, "flex"))))
+		}},
+	{id: "disp-todev-ad-nested", features: []string{"flex", "capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "capture"), "Int", 2)
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff"))
+			return mustPanic(t, w, method(x, "to_device", ref(ad)))
+		},
+		message: "internal error: entered unreachable code: Autodiff should not wrap an autodiff device."},
+	{id: "disp-backward-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			s := mustCall(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "sum"))
+			return mustPanic(t, w, method(s, "backward"))
+		},
+		message: "Requires autodiff tensor."},
+	{id: "disp-backward-capture", features: []string{"capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "capture"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad"))
+			return mustPanic(t, w, method(x, "backward"))
+		},
+		message: "Capture tensors do not support autodiff"},
+	{id: "disp-grad-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad")).(*Tensor)
+			grads := mustCall(t, w, method(mustCall(t, w, method(x, "sum")), "backward"))
+			plain := mustCall(t, w, method(x, "inner"))
+			return mustPanic(t, w, method(plain, "grad", ref(grads)))
+		},
+		message: "Requires autodiff tensor."},
+	{id: "disp-grad-remove-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad")).(*Tensor)
+			grads := mustCall(t, w, method(mustCall(t, w, method(x, "sum")), "backward"))
+			return mustPanic(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "grad_remove", &Ref{V: grads, Mut: true}))
+		}},
+	{id: "disp-inner-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "inner"))
+		},
+		message: "Requires autodiff tensor."},
+	{id: "disp-inner-capture", features: []string{"capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "capture"), "autodiff")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, ad, "", 2), "inner"))
+		}},
+	{id: "disp-from-inner-nested", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, ad, "", 2)))
+		},
+		message: "Autodiff should not wrap an autodiff tensor."},
+	{id: "disp-from-inner-capture", features: []string{"capture"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, device(t, w, "capture"), "", 2)))
+		}},
+	{id: "disp-noad-inner", features: []string{noDefaults},
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, d, "", 2), "inner"))
+		},
+		message: "not implemented: Requires `autodiff` feature"},
+	{id: "disp-noad-int-inner", features: []string{noDefaults},
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, d, "Int", 2), "inner"))
+		}},
+	{id: "disp-noad-bool-from-inner", features: []string{noDefaults},
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, d, "Bool", 2)))
+		}},
+	{id: "ad-require-grad-nonleaf", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad"))
+			y := mustCall(t, w, method(x, "mul", f(2)))
+			return mustPanic(t, w, method(y, "require_grad"))
+		},
+		message: "Can't convert a non leaf tensor into a tracked tensor"},
+	{id: "ad-backward-no-step", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, ad, "", 2), "backward"))
+		},
+		message: "Node should have a step registered, did you forget to call `Tensor::register_grad` on the tensor where you need gradients?"},
+	{id: "ad-topk", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, ad, "", 3), "topk", i(2), i(0)))
+		},
+		message: "not implemented: topk is not implemented for autodiff"},
+	{id: "disp-remote-server-libtorch", features: []string{"tch", "remote-server", "remote-websocket"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("burn::server::start", device(t, w, "libtorch"), &Enum{Type: "Channel", Variant: "WebSocket", Named: map[string]Value{"port": i(3000)}}))
+		},
+		message: "LibTorch is not supported as a remote-server backend (no BackendIr impl)"},
+	{id: "disp-remote-server-capture", features: []string{"capture", "remote-server"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("burn::server::start", device(t, w, "capture"), &Enum{Type: "Default", Variant: "default"}))
+		}},
+	{id: "rem-service-call-ensure", features: []string{"remote-websocket"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("Device::remote_websocket", Str("ws://localhost:3000"), i(0)))
+		},
+		message: "Service call failed: CallError(task panicked on device runner thread: Failed to open remote 'session' channel to ws://localhost:3000: Tungstenite(Io(Os { code: 111, kind: ConnectionRefused, message: \"Connection refused\" })). Is a `burn-remote` compute node running at that peer?)"},
+	{id: "bt-bridge-float-from-data", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fnG("Tensor::from_data", []string{"1"}, arr(i(1), i(2)), Tuple{ref(device(t, w, "flex")), enum("DType", "I32")}))
+		},
+		message: "Expected float dtype, got I32"},
+	{id: "bt-check-creation-0dim",
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default"))
+			return mustPanic(t, w, fnG("Tensor::zeros", []string{"0"}, arr(), ref(d)))
+		}},
+	{id: "std-float-dtype", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fnG("Tensor::ones", []string{"1"}, dims(2), Tuple{ref(device(t, w, "flex")), enum("DType", "I64")}))
+		},
+		message: "Expected float data type, got I64"},
+	{id: "playground-missing-hardware", features: []string{"cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fnG("Tensor::ones", []string{"1"}, dims(2), ref(device(t, w, "cuda", i(3)))))
+		}},
+}
+
+func TestPanicRows(t *testing.T) {
+	for _, c := range panicCases {
+		t.Run(c.id, func(t *testing.T) {
+			w := worldFor(t, c)
+			p := c.run(t, w)
+			if p.ID != c.id {
+				t.Fatalf("panic id = %q, want %q (message %q)", p.ID, c.id, p.Message)
+			}
+			if c.message != "" && p.Message != c.message {
+				t.Errorf("message:\n got %q\nwant %q", p.Message, c.message)
+			}
+			checkAgainstTable(t, p)
+			if !strings.HasPrefix(p.Rendered(), "thread 'main' panicked at "+p.Location+":\n") {
+				t.Errorf("Rendered() = %q", p.Rendered())
+			}
+		})
+	}
+}
+
+func TestPanicRecordsTheFailingOp(t *testing.T) {
+	w := world(t, "flex", "cuda")
+	a := ones(t, w, device(t, w, "flex"), "", 2)
+	b := ones(t, w, device(t, w, "cuda", i(0)), "", 2)
+	mustPanic(t, w, method(a, "powf", b))
+	last := w.Trace()[len(w.Trace())-1]
+	if last.Op != "float_powf" || last.Note != "panic" || last.Backend != "Flex" {
+		t.Errorf("last trace event = %+v, want the panicking float_powf on Flex", last)
+	}
+}
