@@ -510,7 +510,7 @@ func (in *interp) labels(call dispatch.Call, inputs []source.Range) []diag.Label
 		if !ok || i >= len(inputs) {
 			continue
 		}
-		name := strings.TrimSpace(in.src.Slice(inputs[i]))
+		name := strings.TrimSuffix(strings.TrimSpace(in.src.Slice(inputs[i])), ".clone()")
 		origin := t.Origin()
 		if origin < 0 || origin >= len(in.sites) {
 			continue
