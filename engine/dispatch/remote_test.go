@@ -20,7 +20,7 @@ func TestRemoteWebsocketConnect(t *testing.T) {
 		message string
 	}{
 		{"ws://localhost:3000", 0, "", "", ""},
-		{"localhost:3000", 0, "", "", ""},            // a missing scheme defaults to ws
+		{"localhost:3000", 0, "", "", ""},             // a missing scheme defaults to ws
 		{"ws://localhost:3000/path?q", 0, "", "", ""}, // path and query are dropped
 		{"ws://gpu-box:4000", 1, "", "", ""},          // a CUDA server with two GPUs hosts both
 		{"ws://127.0.0.1:3000", 0, "rem-service-call-ensure", "rem-connect-failed",
@@ -102,7 +102,9 @@ func TestServerStart(t *testing.T) {
 		{func(t *testing.T, w *World) Value { return device(t, w, "flex") }, ""},
 		{func(t *testing.T, w *World) Value { return mustCall(t, w, method(device(t, w, "flex"), "autodiff")) }, ""},
 		{func(t *testing.T, w *World) Value { return device(t, w, "libtorch") }, "disp-remote-server-libtorch"},
-		{func(t *testing.T, w *World) Value { return mustCall(t, w, method(device(t, w, "libtorch"), "autodiff")) }, "disp-remote-server-libtorch"},
+		{func(t *testing.T, w *World) Value {
+			return mustCall(t, w, method(device(t, w, "libtorch"), "autodiff"))
+		}, "disp-remote-server-libtorch"},
 		// Device::default() with tch on is LibTorch (tch beats flex).
 		{func(t *testing.T, w *World) Value { return mustCall(t, w, fn("Device::default")) }, "disp-remote-server-libtorch"},
 	}
