@@ -1,0 +1,288 @@
+package dispatch
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestUsageErrors(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	x := ones(t, w, d, "", 2, 3)
+	cases := []struct {
+		name    string
+		call    Call
+		code    string
+		feature string
+		message string
+	}{
+		{"unknown tensor method", method(x, "foo"), "unknown-method", "",
+			"no method named `foo` found for struct `Tensor` in the current scope"},
+		{"unknown device method", method(d, "bar"), "unknown-method", "",
+			"no method named `bar` found for struct `Device` in the current scope"},
+		{"cuda without the feature", fn("Device::cuda", i(0)), "feature-not-enabled", "cuda",
+			"no function or associated item named `cuda` found for struct `Device` in the current scope"},
+		// The quirk: Device::default() is Flex in a default build, but
+		// Device::flex() needs burn-tensor's flex feature.
+		{"flex in a default build", fn("Device::flex"), "feature-not-enabled", "flex",
+			"no function or associated item named `flex` found for struct `Device` in the current scope"},
+		{"libtorch without tch", fn("Device::libtorch"), "feature-not-enabled", "tch", ""},
+		{"remote_websocket without the feature", fn("Device::remote_websocket", Str("ws://h:1"), i(0)), "feature-not-enabled", "remote-websocket", ""},
+		{"unknown associated function", fn("Device::gpu"), "unknown-function", "",
+			"no function or associated item named `gpu` found for struct `Device` in the current scope"},
+		{"wrong argument count", method(x, "sum_dim"), "wrong-arguments", "",
+			"this method takes 1 argument but 0 arguments were supplied"},
+		{"wrong argument count of a function", fn("Device::cuda"), "feature-not-enabled", "cuda", ""},
+		{"wrong argument type", method(x, "to_device", i(3)), "wrong-arguments", "",
+			"mismatched types: expected `&Device`, found `i32`"},
+		{"a float-only method on an int tensor", method(ones(t, w, d, "Int", 2), "sqrt"), "unknown-method", "",
+			"the method `sqrt` exists for struct `Tensor<1, Int>`, but its trait bounds were not satisfied"},
+		{"comparison operator on tensors", method(x, "eq", x), "unknown-method", "",
+			"binary operation `==` cannot be applied to type `Tensor<2>`"},
+		{"modelled elsewhere", method(x, "conv2d"), "unsupported-api", "",
+			"`Tensor::conv2d` is part of Burn's API but the playground does not model it"},
+	}
+	for _, c := range cases {
+		ue := mustReject(t, w, c.call)
+		if ue.Code != c.code || ue.Feature != c.feature || (c.message != "" && ue.Message != c.message) {
+			t.Errorf("%s: got %+v", c.name, ue)
+		}
+		if c.feature != "" {
+			if len(ue.Fixes) == 0 || ue.Fixes[0].AddFeature != c.feature {
+				t.Errorf("%s: want a fix adding %q, got %+v", c.name, c.feature, ue.Fixes)
+			}
+		}
+	}
+	// The feature gate needs the feature in burn-tensor, not only in
+	// burn-dispatch, where cfg(default_backend) already compiles Flex in.
+	if !w.compiled(Flex) || w.apiFeature("flex") {
+		t.Errorf("a default build compiles the Flex variant but not Device::flex()")
+	}
+	// Autodiff methods are gated by the autodiff feature.
+	nw := NewWorld(Config{Features: features(t, false, "std")})
+	nd := mustCall(t, nw, fn("Device::default"))
+	if ue := mustReject(t, nw, method(nd, "autodiff")); ue.Feature != "autodiff" {
+		t.Errorf("autodiff without the feature: %+v", ue)
+	}
+	if ue := mustReject(t, nw, method(ones(t, nw, nd.(*Device), "", 2), "backward")); ue.Feature != "autodiff" {
+		t.Errorf("backward without the feature: %+v", ue)
+	}
+}
+
+// Shapes and trace op names of the table ops.
+func TestTensorOps(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	x := ones(t, w, d, "", 2, 3, 4)
+	cases := []struct {
+		call  Call
+		shape []int64
+		op    string
+		kind  string
+	}{
+		{method(x, "sum"), []int64{1}, "float_sum", "Float"},
+		{method(x, "sum_dim", i(-1)), []int64{2, 3, 1}, "float_sum_dim", "Float"},
+		{method(x, "argmax", i(1)), []int64{2, 1, 4}, "float_argmax", "Int"},
+		{method(x, "transpose"), []int64{2, 4, 3}, "float_transpose", "Float"},
+		{method(x, "swap_dims", i(0), i(2)), []int64{4, 3, 2}, "float_swap_dims", "Float"},
+		{method(x, "permute", dims(2, 0, 1)), []int64{4, 2, 3}, "float_permute", "Float"},
+		{method(x, "reshape", arr(i(-1), i(4))), []int64{6, 4}, "float_reshape", "Float"},
+		{Call{Recv: x, Method: "flatten", Args: []Value{i(0), i(1)}, Generics: [][]string{{"2"}}}, []int64{6, 4}, "float_reshape", "Float"},
+		{Call{Recv: x, Method: "unsqueeze_dim", Args: []Value{i(1)}, Generics: [][]string{{"4"}}}, []int64{2, 1, 3, 4}, "float_reshape", "Float"},
+		{method(x, "slice", arr(&Range{Lo: ptr(0), Hi: ptr(1)}, &Range{Lo: ptr(1)})), []int64{1, 2, 4}, "float_slice", "Float"},
+		{method(x, "narrow", i(2), i(1), i(2)), []int64{2, 3, 2}, "float_slice", "Float"},
+		{method(x, "greater_elem", f(0.5)), []int64{2, 3, 4}, "float_greater_elem", "Bool"},
+		{method(x, "add", f(1)), []int64{2, 3, 4}, "float_add_scalar", "Float"},
+		{method(x, "mul", ones(t, w, d, "", 1, 3, 1)), []int64{2, 3, 4}, "float_mul", "Float"},
+		{method(x, "matmul", ones(t, w, d, "", 2, 4, 5)), []int64{2, 3, 5}, "float_matmul", "Float"},
+		{method(x, "square"), []int64{2, 3, 4}, "float_powi_scalar", "Float"},
+		{method(x, "int"), []int64{2, 3, 4}, "float_into_int", "Int"},
+		{method(x, "repeat_dim", i(0), i(3)), []int64{6, 3, 4}, "float_repeat_dim", "Float"},
+		{method(x, "neg"), []int64{2, 3, 4}, "float_neg", "Float"},
+		{Call{Recv: f(2), Method: "mul", Args: []Value{x}}, []int64{2, 3, 4}, "float_mul_scalar", "Float"},
+		{Call{Recv: f(2), Method: "sub", Args: []Value{x}}, []int64{2, 3, 4}, "float_add_scalar", "Float"},
+		{fn("burn::tensor::activation::softmax", x, i(-1)), []int64{2, 3, 4}, "softmax", "Float"},
+		{fn("relu", x), []int64{2, 3, 4}, "relu", "Float"},
+		{fn("Tensor::stack", &Array{Elems: []Value{x, x}, Vec: true}, i(0)), []int64{2, 2, 3, 4}, "float_cat", "Float"},
+	}
+	for _, c := range cases {
+		v := mustCall(t, w, c.call).(*Tensor)
+		if !slices.Equal(v.Shape(), c.shape) || v.KindName() != c.kind {
+			t.Errorf("%s: shape %v kind %s, want %v %s", describe(c.call), v.Shape(), v.KindName(), c.shape, c.kind)
+		}
+		if last := w.Trace()[len(w.Trace())-1]; last.Op != c.op || !slices.Equal(last.Shape, c.shape) {
+			t.Errorf("%s: trace %+v, want op %s", describe(c.call), last, c.op)
+		}
+	}
+}
+
+func ptr(v int64) *int64 { return &v }
+
+func TestShapeChecksPanic(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	x := ones(t, w, d, "", 2, 3)
+	cases := []struct {
+		call Call
+		id   string
+	}{
+		{method(x, "sum_dim", i(2)), "bt-check-dim-index"},
+		{method(x, "reshape", dims(4, 2)), "bt-check-reshape"},
+		{method(x, "narrow", i(1), i(2), i(2)), "bt-check-narrow-end"},
+		{Call{Recv: x, Method: "unsqueeze", Generics: [][]string{{"1"}}}, "bt-check-unsqueeze-smaller"},
+		{fn("Tensor::cat", &Array{Elems: []Value{x, ones(t, w, d, "", 2, 4)}, Vec: true}, i(0)), "bt-check-cat-shapes"},
+		{fnG("Tensor::cat", []string{"1"}, &Array{Vec: true}, i(0)), "bt-check-cat-empty"},
+		{method(x, "permute", dims(0, 0)), "bt-check-permute-unique"},
+	}
+	for _, c := range cases {
+		p := mustPanic(t, w, c.call)
+		if p.ID != c.id {
+			t.Errorf("%s: %s, want %s (%q)", describe(c.call), p.ID, c.id, p.Message)
+		}
+		checkAgainstTable(t, p)
+	}
+	p := mustPanic(t, w, method(x, "sum_dim", i(2)))
+	if want := "=== Tensor Operation Error ===\n  Operation: 'Sum Dim'\n  Reason:\n    1. BoundsError: dimension 2 out of bounds: 0..2 \n"; p.Message != want {
+		t.Errorf("sum_dim(2) message %q", p.Message)
+	}
+}
+
+func TestCreation(t *testing.T) {
+	w := world(t, "ndarray", "flex")
+	flex := device(t, w, "flex")
+	nd := device(t, w, "ndarray")
+	cases := []struct {
+		call  Call
+		shape []int64
+		dtype DType
+		kind  string
+	}{
+		{fn("Tensor::from_floats", arr(arr(f(1), f(2)), arr(f(3), f(4))), ref(flex)), []int64{2, 2}, F32, "Float"},
+		{fn("Tensor::from_ints", arr(i(1), i(2), i(3)), ref(nd)), []int64{3}, I64, "Int"},
+		{fnG("Tensor::zeros", []string{"2", "Int"}, dims(2, 2), ref(flex)), []int64{2, 2}, I32, "Int"},
+		{fnG("Tensor::ones", []string{"1", "Bool"}, dims(5), Tuple{ref(flex), enum("DType", "F32")}), []int64{5}, "Bool(Native)", "Bool"},
+		{fnG("Tensor::full", []string{"1"}, dims(5), f(2), Tuple{ref(flex), enum("DType", "F16")}), []int64{5}, F16, "Float"},
+		{fnG("Tensor::random", []string{"2"}, dims(2, 3), enum("Distribution", "Default"), ref(flex)), []int64{2, 3}, F32, "Float"},
+		{fnG("Tensor::arange", []string{"1", "Int"}, &Range{Lo: ptr(2), Hi: ptr(9)}, ref(flex)), []int64{7}, I32, "Int"},
+		{fn("Tensor::from_data", mustCall(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3), f(4), f(5), f(6)}, Vec: true}, dims(2, 3))), ref(flex)), []int64{2, 3}, F32, "Float"},
+		{Call{Path: []string{"Tensor", "zeros"}, Expect: "Tensor<3, Int>", Args: []Value{dims(1, 2, 3), ref(flex)}}, []int64{1, 2, 3}, I32, "Int"},
+	}
+	for _, c := range cases {
+		v := mustCall(t, w, c.call).(*Tensor)
+		if !slices.Equal(v.Shape(), c.shape) || v.DType() != c.dtype || v.KindName() != c.kind {
+			t.Errorf("%s: %v %s %s, want %v %s %s", describe(c.call), v.Shape(), v.DType(), v.KindName(), c.shape, c.dtype, c.kind)
+		}
+	}
+	// Creation on an autodiff device: a float is a leaf of the graph, an
+	// int a plain handle carrying the strategy.
+	ad := mustCall(t, w, method(flex, "autodiff")).(*Device)
+	fl := ones(t, w, ad, "", 2)
+	in := ones(t, w, ad, "Int", 2)
+	if !fl.Tracked() || in.Tracked() || !in.Device().IsAutodiff() || !fl.Device().IsAutodiff() {
+		t.Errorf("creation on autodiff: float tracked %v, int tracked %v", fl.Tracked(), in.Tracked())
+	}
+	if ev := w.Trace()[len(w.Trace())-1]; ev.Op != "int_ones" || !ev.Autodiff || ev.Device != "Flex(Cpu)" {
+		t.Errorf("trace = %+v", ev)
+	}
+	// Huge symbolic shapes are fine.
+	big := mustCall(t, w, fnG("Tensor::zeros", []string{"3"}, dims(100000, 100000, 100), ref(flex))).(*Tensor)
+	if big.Shape()[0] != 100000 {
+		t.Errorf("big shape %v", big.Shape())
+	}
+	ue := mustReject(t, w, fnG("Tensor::zeros", []string{"3"}, dims(1<<31, 1<<31, 1<<31), ref(flex)))
+	if ue.Code != "playground-limit" {
+		t.Errorf("overflowing shape: %+v", ue)
+	}
+}
+
+func TestAutodiffFlow(t *testing.T) {
+	// The spec's snippet 4.
+	w := world(t, "wgpu")
+	ad := mustCall(t, w, method(device(t, w, "wgpu", &Enum{Type: "Default", Variant: "default"}), "autodiff")).(*Device)
+	wt := mustCall(t, w, method(ones(t, w, ad, "", 3, 5), "require_grad")).(*Tensor)
+	loss := mustCall(t, w, method(mustCall(t, w, method(wt, "powf_scalar", f(3))), "sum"))
+	grads := mustCall(t, w, method(loss, "backward"))
+	peeked := mustCall(t, w, method(wt, "grad", ref(grads))).(*Enum)
+	taken := mustCall(t, w, method(wt, "grad_remove", &Ref{V: grads, Mut: true})).(*Enum)
+	again := mustCall(t, w, method(wt, "grad", ref(grads))).(*Enum)
+	if peeked.Variant != "Some" || taken.Variant != "Some" || again.Variant != "None" {
+		t.Errorf("grad %s, grad_remove %s, then grad %s", Debug(peeked), Debug(taken), Debug(again))
+	}
+	// The backward pass consumed the graph: a second backward has no step.
+	if p := mustPanic(t, w, method(loss, "backward")); p.ID != "ad-backward-no-step" {
+		t.Errorf("second backward: %s", p.ID)
+	}
+	// An untracked result has a step of its own and backward runs, with no
+	// gradients for anything.
+	untracked := mustCall(t, w, method(ones(t, w, ad, "", 2), "sum"))
+	g := mustCall(t, w, method(untracked, "backward")).(*Gradients)
+	if len(g.grads) != 0 {
+		t.Errorf("gradients of an untracked graph: %v", g.grads)
+	}
+	// detach makes a fresh leaf: its result cannot reach the parameters.
+	det := mustCall(t, w, method(wt, "detach")).(*Tensor)
+	if det.node.requirement != reqNone || !det.Tracked() {
+		t.Errorf("detach: %+v", det.node)
+	}
+	// no_grad on a tracked tensor is inner(); on a plain one it is itself.
+	ng := mustCall(t, w, method(wt, "no_grad")).(*Tensor)
+	if ng.Tracked() || ng.Device().IsAutodiff() {
+		t.Errorf("no_grad kept the tape")
+	}
+	if mustCall(t, w, method(ng, "no_grad")) != Value(ng) {
+		t.Errorf("no_grad on a plain tensor must return it")
+	}
+	// from_inner lifts it back as a new leaf on the Disabled strategy.
+	back := mustCall(t, w, fn("Tensor::from_inner", ng)).(*Tensor)
+	if !back.Tracked() || back.Device().Debug() != "Autodiff { device: Wgpu(DefaultDevice), checkpointing: Disabled }" {
+		t.Errorf("from_inner: %s", back.Device().Debug())
+	}
+	// Gradients are discovered through ops and only for leaves that asked.
+	a := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad")).(*Tensor)
+	b := ones(t, w, ad, "", 2)
+	c := mustCall(t, w, method(mustCall(t, w, method(a, "mul", b)), "sum"))
+	g = mustCall(t, w, method(c, "backward")).(*Gradients)
+	if got := mustCall(t, w, method(b, "grad", ref(g))).(*Enum); got.Variant != "None" {
+		t.Errorf("b did not require grad, got %s", Debug(got))
+	}
+	if got := mustCall(t, w, method(a, "grad", ref(g))).(*Enum); got.Variant != "Some" {
+		t.Errorf("a required grad, got %s", Debug(got))
+	}
+}
+
+func TestLinearModule(t *testing.T) {
+	w := world(t, "flex", "cuda")
+	flex := device(t, w, "flex")
+	cfg := mustCall(t, w, fn("burn::nn::LinearConfig::new", i(4), i(2)))
+	lin := mustCall(t, w, method(cfg, "init", ref(flex)))
+	x := ones(t, w, flex, "", 8, 4)
+	y := mustCall(t, w, method(lin, "forward", x)).(*Tensor)
+	if !slices.Equal(y.Shape(), []int64{8, 2}) {
+		t.Errorf("forward shape %v", y.Shape())
+	}
+	var ops []string
+	for _, ev := range w.Trace()[len(w.Trace())-3:] {
+		ops = append(ops, ev.Op)
+	}
+	if !slices.Equal(ops, []string{"float_matmul", "float_reshape", "float_add"}) {
+		t.Errorf("linear lowers to %v", ops)
+	}
+	// The module on Cuda and the input on Flex: burn's linear goes straight
+	// to Dispatch's float_matmul, so binary_float! reports it.
+	cuda := device(t, w, "cuda", i(0))
+	moved := mustCall(t, w, method(lin, "to_device", ref(cuda)))
+	p := mustPanic(t, w, method(moved, "forward", x))
+	if p.ID != "disp-binary-float-backend" {
+		t.Errorf("linear across backends: %s", p.ID)
+	}
+	devices := mustCall(t, w, method(moved, "devices")).(*Array)
+	if len(devices.Elems) != 1 || devices.Elems[0].(*Device).Debug() != "Cuda(Cuda(0))" {
+		t.Errorf("devices = %s", Debug(devices))
+	}
+	// A module trained on an autodiff device cannot move to a plain one.
+	ad := mustCall(t, w, method(flex, "autodiff"))
+	trained := mustCall(t, w, method(mustCall(t, w, method(cfg, "with_bias", Bool(false))), "init", ref(ad)))
+	if p := mustPanic(t, w, method(trained, "to_device", ref(cuda))); p.ID != "disp-float-todev-ad-mix" {
+		t.Errorf("tracked module to a plain device: %s", p.ID)
+	}
+}
