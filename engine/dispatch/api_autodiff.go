@@ -100,7 +100,7 @@ func (w *World) autodiffMethod(t *Tensor, method string, a argList) (Value, *Usa
 		}
 		return v, nil, nil
 	case "grad_replace":
-		return nil, errUnsupported("Tensor::grad_replace"), nil
+		return w.gradReplace(t, a)
 	case "with_gradient_checkpointing_strategy":
 		if ue := a.want(1); ue != nil {
 			return nil, ue, nil
@@ -194,4 +194,30 @@ func (w *World) gradientsMethod(g *Gradients, c Call) (Value, *UsageError, *Pani
 		return copied, nil, nil
 	}
 	return nil, errUnknownMethod("struct `Gradients`", c.Method), nil
+}
+
+// gradReplace is Dispatch::grad_replace (crates/burn-dispatch/src/backend.rs:482-543):
+// the replacement must be a plain float of the tracked tensor's backend,
+// and LibTorch and Capture have no arm at all.
+func (w *World) gradReplace(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	g, ok := a.get(0).(*Gradients)
+	if !ok {
+		return nil, errArgType(1, "&mut Gradients", a.c.Args[0]), nil
+	}
+	grad, ok := a.get(1).(*Tensor)
+	if !ok || grad.TypeName() != t.TypeName() {
+		return nil, errArgType(2, t.TypeName(), a.c.Args[1]), nil
+	}
+	if !t.tracked {
+		return nil, nil, w.failOp("grad_replace", t, panicRequiresAutodiff(entryGradReplace).on(0))
+	}
+	switch b := t.on.backend; {
+	case b == LibTorch || b == Capture || grad.tracked || grad.on.backend != b:
+		return nil, nil, w.failOp("grad_replace", t, panicGradReplaceBackend(t.innerKindDebug(), grad.kindDebug()).on(2))
+	}
+	g.grads[t.node.id] = true
+	return Unit{}, nil, nil
 }

@@ -1,10 +1,41 @@
 // Package dispatch models Burn's multi-backend dispatch at commit 2c06be35:
-// devices and their Debug strings, tensor kinds and autodiff tracking, routing
-// by arity, transfers, autodiff entry points and the remote server, and the
-// burn-tensor checks that run before dispatch. Every panic Burn raises on
-// these paths is raised here as a *Panic with Burn's exact message and
-// source location.
+// devices and their Debug strings, the default device and BURN_DEVICE,
+// tensor kinds and autodiff tracking, routing by arity, transfers, the
+// autodiff entry points, remote devices and the remote server, and the
+// burn-tensor checks that run before dispatch (through package burncheck).
+// Every panic Burn raises on these paths is returned as a *Panic with
+// Burn's exact message, the panic table's id and the location Rust
+// reports; a call rustc would reject is a *UsageError.
 //
-// It works on tensor metadata (kind, backend, device, tracking, dtype and
-// shape); it knows nothing of syntax, HTTP or WebAssembly.
+// The interpreter talks to it through one World per run: World.Call for
+// everything with Burn meaning (see Call for how values arrive), SetSite
+// to tag what follows, Trace for the dispatched operations, and Debug and
+// Display for Rust's formatting of any Value. The Burn API surface is
+// split by receiver: api_device.go (Device), api_tensor.go and the
+// embedded table ops.tsv (Tensor methods that lower to one dispatch op),
+// api_autodiff.go, api_compose.go (cat, stack, one_hot, activations,
+// linear and the Linear module), remote.go. The routing macros are in
+// route.go and transfer.go, the panic messages together in panics.go.
+//
+// It works on metadata only: kind, backend, device, tracking,
+// checkpointing, dtype and shape. Values are never computed, so shapes
+// may be as large as int64 counts. Where Burn prints something the model
+// does not hold, the choice is documented where it is made:
+//   - process-wide counters (autodiff NodeIds, fusion and router TensorIds,
+//     remote registry ids, capture ids) count from zero per World;
+//   - FlexTensor's `unique` turns false once a tensor has been cloned,
+//     since the model does not see clones dropped;
+//   - primitives that print their data (NdArray, LibTorch) print `..`;
+//   - a device the simulated machine lacks fails on first use with the
+//     playground's own "playground-missing-hardware" panic, because the
+//     real failure comes from the driver, not from Burn;
+//   - a remote connection nobody answers fails the way it does on Linux
+//     (ECONNREFUSED, errno 111), re-raised on the main thread as
+//     rem-service-call-ensure with the runner thread's panic as Cause;
+//   - burn::server::start succeeds by returning () and setting Serving:
+//     in Rust it blocks until the process is stopped.
+//
+// It must not know about syntax, diagnostics, HTTP or WebAssembly, must
+// import only the standard library (and burncheck), and keeps no state
+// outside a World: the op table is parsed once and only read.
 package dispatch

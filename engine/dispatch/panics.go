@@ -211,15 +211,16 @@ type autodiffEntry struct {
 }
 
 var (
-	entryBackward   = autodiffEntry{"backward", 316, 322, 849, "disp-noad-backward"}
-	entryGrad       = autodiffEntry{"grad", 390, 396, 853, "disp-noad-grad"}
-	entryGradRemove = autodiffEntry{"grad-remove", 468, 474, 860, "disp-noad-grad-remove"}
-	entryInner      = autodiffEntry{"inner", 599, 605, 868, "disp-noad-inner"}
-	entryFromInner  = autodiffEntry{"from-inner", 700, 0, 884, "disp-noad-from-inner"}
-	entryIntInner   = autodiffEntry{"int-inner", 0, 0, 872, "disp-noad-int-inner"}
-	entryBoolInner  = autodiffEntry{"bool-inner", 0, 0, 876, "disp-noad-bool-inner"}
-	entryIntFrom    = autodiffEntry{"int-from-inner", 0, 0, 888, "disp-noad-int-from-inner"}
-	entryBoolFrom   = autodiffEntry{"bool-from-inner", 0, 0, 892, "disp-noad-bool-from-inner"}
+	entryBackward    = autodiffEntry{"backward", 316, 322, 849, "disp-noad-backward"}
+	entryGrad        = autodiffEntry{"grad", 390, 396, 853, "disp-noad-grad"}
+	entryGradRemove  = autodiffEntry{"grad-remove", 468, 474, 860, "disp-noad-grad-remove"}
+	entryInner       = autodiffEntry{"inner", 599, 605, 868, "disp-noad-inner"}
+	entryFromInner   = autodiffEntry{"from-inner", 700, 0, 884, "disp-noad-from-inner"}
+	entryGradReplace = autodiffEntry{"grad-replace", 0, 541, 864, "disp-noad-grad-replace"}
+	entryIntInner    = autodiffEntry{"int-inner", 0, 0, 872, "disp-noad-int-inner"}
+	entryBoolInner   = autodiffEntry{"bool-inner", 0, 0, 876, "disp-noad-bool-inner"}
+	entryIntFrom     = autodiffEntry{"int-from-inner", 0, 0, 888, "disp-noad-int-from-inner"}
+	entryBoolFrom    = autodiffEntry{"bool-from-inner", 0, 0, 892, "disp-noad-bool-from-inner"}
 )
 
 func panicRequiresAutodiff(e autodiffEntry) *Panic {
@@ -228,6 +229,13 @@ func panicRequiresAutodiff(e autodiffEntry) *Panic {
 
 func panicCaptureAutodiff(e autodiffEntry) *Panic {
 	return newPanic("disp-"+e.name+"-capture", at(locDispatchBackend, e.capture), msgCaptureAutodiff)
+}
+
+// panicGradReplaceBackend is grad_replace's fallback: the tracked tensor's
+// inner kind and the replacement's kind differ, or the backend has no arm
+// (LibTorch and Capture never do).
+func panicGradReplaceBackend(t, g string) *Panic {
+	return newPanic("disp-grad-replace-backend", at(locDispatchBackend, 537), notSameBackend(t, g))
 }
 
 func panicFromInnerNested() *Panic {

@@ -339,6 +339,23 @@ var panicCases = []panicCase{
 			grads := mustCall(t, w, method(mustCall(t, w, method(x, "sum")), "backward"))
 			return mustPanic(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "grad_remove", &Ref{V: grads, Mut: true}))
 		}},
+	{id: "disp-grad-replace-backend", features: []string{"tch"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "libtorch"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad")).(*Tensor)
+			grads := mustCall(t, w, method(mustCall(t, w, method(x, "sum")), "backward"))
+			g := ones(t, w, device(t, w, "libtorch"), "", 2)
+			return mustPanic(t, w, method(x, "grad_replace", &Ref{V: grads, Mut: true}, g))
+		},
+		message: "The provided tensors are not on the same backend. Got backends LibTorch(Autodiff(AutodiffTensor { primitive: TchTensor { tensor: Tensor[[2], Float], storage: .. }, node: Node { parents: [], order: 0, id: NodeId { value: 0 }, requirement: Grad, properties: Ambiguous, client: GraphMutexClient, distributed_params: None }, rc: NodeId { value: 0 } })) and LibTorch(Float(TchTensor { tensor: Tensor[[2], Float], storage: .. }))."},
+	{id: "disp-grad-replace-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad")).(*Tensor)
+			grads := mustCall(t, w, method(mustCall(t, w, method(x, "sum")), "backward"))
+			plain := ones(t, w, device(t, w, "flex"), "", 2)
+			return mustPanic(t, w, method(plain, "grad_replace", &Ref{V: grads, Mut: true}, plain))
+		}},
 	{id: "disp-inner-plain", features: []string{"flex"},
 		run: func(t *testing.T, w *World) *Panic {
 			return mustPanic(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "inner"))
