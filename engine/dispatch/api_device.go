@@ -348,7 +348,12 @@ func (w *World) prepare(d *Device) *Panic {
 			return panicMissingHardware(d, "hardware.metal = false")
 		}
 		return w.adapter(d)
-	case Vulkan, Wgpu, WebGpu:
+	case Vulkan:
+		if !hw.Vulkan {
+			return panicMissingHardware(d, "hardware.vulkan = false")
+		}
+		return w.adapter(d)
+	case Wgpu, WebGpu:
 		return w.adapter(d)
 	}
 	return nil

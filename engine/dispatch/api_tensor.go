@@ -306,7 +306,6 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 			return nil, ue, nil
 		}
 		c := *t
-		t.buf.refs++
 		return &c, nil, nil
 	case "dims":
 		if ue := a.want(0); ue != nil {

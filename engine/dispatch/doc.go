@@ -23,8 +23,8 @@
 // does not hold, the choice is documented where it is made:
 //   - process-wide counters (autodiff NodeIds, fusion and router TensorIds,
 //     remote registry ids, capture ids) count from zero per World;
-//   - FlexTensor's `unique` turns false once a tensor has been cloned,
-//     since the model does not see clones dropped;
+//   - FlexTensor's `unique` is printed true: a clone is usually moved
+//     into the op that consumes it, and the model does not see drops;
 //   - primitives that print their data (NdArray, LibTorch) print `..`;
 //   - a device the simulated machine lacks fails on first use with the
 //     playground's own "playground-missing-hardware" panic, because the

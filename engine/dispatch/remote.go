@@ -317,6 +317,8 @@ func (w *World) remoteFunction(typ, name string, c Call) (Value, *UsageError, *P
 		return nil, errGatedPath("burn::remote::"+typ, typ, "remote", "remote"), nil
 	}
 	switch typ + "::" + name {
+	case "Channel::default":
+		return &Enum{Type: "Default", Variant: "default"}, nil, nil
 	case "Endpoint::builder":
 		return &EndpointBuilder{}, nil, nil
 	case "Endpoint::bind":

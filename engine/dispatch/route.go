@@ -14,7 +14,7 @@ type placement struct {
 }
 
 func (w *World) newTensor(kind Kind, shape []int64, dtype DType, on *Device) *Tensor {
-	t := &Tensor{kind: kind, shape: append([]int64{}, shape...), dtype: dtype, on: on, origin: w.site, buf: &storage{refs: 1}}
+	t := &Tensor{kind: kind, shape: append([]int64{}, shape...), dtype: dtype, on: on, origin: w.site}
 	if on.backend.isCube() || on.backend == Remote {
 		t.handle = w.nextHandle
 		w.nextHandle++

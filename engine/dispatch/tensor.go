@@ -59,12 +59,8 @@ type Tensor struct {
 	node *adNode // the autodiff graph node of a tracked float
 
 	origin int
-	buf    *storage
 	handle uint64 // fusion/router TensorId
 }
-
-// storage stands for the shared buffer behind a handle: clones share it.
-type storage struct{ refs int }
 
 // TypeName is the Rust type: Tensor<2>, Tensor<2, Int>, Tensor<2, Bool>.
 func (t *Tensor) TypeName() string {
@@ -175,9 +171,11 @@ func (t *Tensor) innerKindDebug() string {
 func (t *Tensor) primitiveDebug() string {
 	switch b := t.on.backend; {
 	case b == Flex:
-		// crates/burn-flex/src/tensor.rs:27-36
-		return fmt.Sprintf("FlexTensor { shape: %s, dtype: %s, contiguous: true, unique: %t }",
-			shapeDebug(t.shape), t.dtype, t.buf == nil || t.buf.refs <= 1)
+		// crates/burn-flex/src/tensor.rs:27-36. `unique` is the buffer's Arc
+		// count; a clone is usually moved into the op that consumes it, so
+		// the model prints the common case.
+		return fmt.Sprintf("FlexTensor { shape: %s, dtype: %s, contiguous: true, unique: true }",
+			shapeDebug(t.shape), t.dtype)
 	case b.isCube():
 		// burn-fusion/src/tensor.rs:47-59
 		return fmt.Sprintf("{ id: TensorId { value: %d }, shape: %s, device: %s }", t.handle, shapeDebug(t.shape), t.on.payloadDebug())
