@@ -285,7 +285,8 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 		}
 	case "permute":
 		if len(args.array) != rank {
-			return nil, nil
+			// [Dim; D]: rustc rejects another length before Burn runs.
+			return shape, nil
 		}
 		var axes []int
 		if axes, f = burncheck.TensorPermute(args.array); f == nil {
