@@ -16,6 +16,7 @@ type opArgs struct {
 	slices  []burncheck.Slice
 	// shapeArg is true when the A argument is a Shape rather than an array.
 	shapeArg bool
+	update   string // the IndexingUpdateOp variant
 }
 
 // parseArgs checks the arguments against the row's types; rustc's errors
@@ -82,13 +83,18 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 			}
 			out.slices = slices
 		case "U":
-			if e, ok := v.(*Enum); !ok || e.Type != "IndexingUpdateOp" {
+			e, ok := v.(*Enum)
+			if !ok || e.Type != "IndexingUpdateOp" || !indexingUpdateOps[e.Variant] {
 				return out, errArgType(i+1, "IndexingUpdateOp", a.c.Args[i])
 			}
+			out.update = e.Variant
 		}
 	}
 	return out, nil
 }
+
+// indexingUpdateOps are burn-std's IndexingUpdateOp variants (ops.rs:392-403).
+var indexingUpdateOps = map[string]bool{"Assign": true, "Add": true, "Mul": true, "Min": true, "Max": true}
 
 // parseSlices reads slice's argument: an array of ranges or indices, one
 // per leading dim (burn-std's SliceArg conversions).
@@ -187,6 +193,9 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	}
 	if p != nil {
 		return nil, nil, w.failOp(op, t, p)
+	}
+	if row.method == "scatter" && pl.autodiff && args.update != "Add" && args.update != "Assign" {
+		return nil, nil, w.failOp(op, t, panicAutodiffScatterUpdate(args.update).on(4))
 	}
 	if p := w.prepare(pl.on); p != nil {
 		return nil, nil, p

@@ -261,6 +261,12 @@ func panicAutodiffTopk() *Panic {
 	return newPanic("ad-topk", at(locAutodiffOps, 2588), unimplementedMsg("topk is not implemented for autodiff"))
 }
 
+// panicAutodiffScatterUpdate is Autodiff's float_scatter, which
+// differentiates only the Add and Assign updates.
+func panicAutodiffScatterUpdate(update string) *Panic {
+	return newPanic("ad-scatter-update", at(locAutodiffOps, 1125), unimplementedMsg(fmt.Sprintf("float_scatter with %s update is not implemented", update)))
+}
+
 // ---- remote server (crates/burn-dispatch/src/remote_server.rs:56-131)
 
 func panicServerLibTorch() *Panic {

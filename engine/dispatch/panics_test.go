@@ -412,6 +412,15 @@ var panicCases = []panicCase{
 			return mustPanic(t, w, method(ones(t, w, ad, "", 3), "topk", i(2), i(0)))
 		},
 		message: "not implemented: topk is not implemented for autodiff"},
+	{id: "ad-scatter-update", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			flex := device(t, w, "flex")
+			ad := mustCall(t, w, method(flex, "autodiff")).(*Device)
+			x := ones(t, w, ad, "", 2, 3)
+			idx := ones(t, w, ad, "Int", 2, 3)
+			return mustPanic(t, w, method(x, "scatter", i(1), idx, ones(t, w, ad, "", 2, 3), enum("IndexingUpdateOp", "Mul")))
+		},
+		message: "not implemented: float_scatter with Mul update is not implemented"},
 	{id: "disp-remote-server-libtorch", features: []string{"tch", "remote-server", "remote-websocket"},
 		run: func(t *testing.T, w *World) *Panic {
 			return mustPanic(t, w, fn("burn::server::start", device(t, w, "libtorch"), &Enum{Type: "Channel", Variant: "WebSocket", Named: map[string]Value{"port": i(3000)}}))
