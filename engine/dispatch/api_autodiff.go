@@ -23,7 +23,7 @@ func (w *World) gradTracking(t *Tensor, method string, a argList) (Value, *Usage
 			ops: map[Kind]string{KindFloat: "float_detach"}}, t, a)
 	}
 	if method == "is_require_grad" {
-		return Bool(t.tracked && t.node.requirement != reqNone), nil, nil
+		return Bool(t.tracked && t.node.requirement == reqGrad), nil, nil
 	}
 	on := true
 	if method == "set_require_grad" {

@@ -219,10 +219,14 @@ func TestAutodiffFlow(t *testing.T) {
 	if len(g.grads) != 0 {
 		t.Errorf("gradients of an untracked graph: %v", g.grads)
 	}
-	// detach makes a fresh leaf: its result cannot reach the parameters.
+	// detach makes a fresh leaf that keeps require_grad.
 	det := mustCall(t, w, method(wt, "detach")).(*Tensor)
-	if det.node.requirement != reqNone || !det.Tracked() {
-		t.Errorf("detach: %+v", det.node)
+	if det.node.requirement != reqGrad || det.node.id == wt.node.id || len(det.node.parents) != 0 {
+		t.Errorf("detach of a parameter: %+v", det.node)
+	}
+	computed := mustCall(t, w, method(mustCall(t, w, method(wt, "exp")), "detach")).(*Tensor)
+	if computed.node.requirement != reqNone || mustCall(t, w, method(computed, "is_require_grad")) != Bool(false) {
+		t.Errorf("detach of a computed tensor: %+v", computed.node)
 	}
 	// no_grad on a tracked tensor is inner(); on a plain one it is itself.
 	ng := mustCall(t, w, method(wt, "no_grad")).(*Tensor)

@@ -200,9 +200,14 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	if p := w.prepare(pl.on); p != nil {
 		return nil, nil, p
 	}
-	// Autodiff's float_detach wraps the primitive in a fresh leaf.
-	pl.leaf = row.method == "detach"
+	detach := row.method == "detach"
+	pl.leaf = pl.leaf || detach
 	out := w.output(pl, outKind, shape, dtype)
+	if detach && out.tracked && t.node.requirement == reqGrad {
+		// Autodiff's float_detach makes a fresh leaf but keeps
+		// require_grad (burn-autodiff ops/tensor.rs:2040-2056).
+		out.node.requirement, out.node.step = reqGrad, true
+	}
 	w.recordOp(op, pl, out)
 	return out, nil, nil
 }

@@ -206,8 +206,8 @@ func TestUnaryRouting(t *testing.T) {
 	}
 	// int_into_float with a strategy joins the graph (macros.rs:522-559).
 	back := mustCall(t, w, method(idx, "float")).(*Tensor)
-	if !back.Tracked() {
-		t.Errorf("int -> float on an autodiff device must be tracked")
+	if !back.Tracked() || back.node.computed || back.node.step {
+		t.Errorf("int -> float on an autodiff device must be a fresh tracked leaf, got %+v", back.node)
 	}
 	last := w.Trace()[len(w.Trace())-1]
 	if last.Op != "int_into_float" || !last.Autodiff {
