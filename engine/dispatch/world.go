@@ -36,6 +36,14 @@ func (c *Config) Enabled(crate, feature string) bool {
 
 // Call is one call into Burn's API. Exactly one of Path (an associated or
 // free function) and Method (a method on Recv) is set.
+//
+// Enum-like values: a path used as a value (`DType::F16`,
+// `DeviceKind::Cpu`, `Distribution::Default`, `presets::N0`) and a struct
+// literal (`Channel::WebSocket { port: 3000 }`) never reach Call: the
+// interpreter builds them as *Enum{Type, Variant[, Named]}. A tuple
+// variant (`DeviceKind::DiscreteGpu(0)`, `Distribution::Uniform(a, b)`) is
+// a Call with Path, which returns the *Enum. `Default::default()` is a
+// Call with Path ["Default", "default"]; see World.Call for the rest.
 type Call struct {
 	// Path is the function's path without generics, as written minus
 	// leading crate prefixes the interpreter resolved: ["Device", "cuda"],
