@@ -56,6 +56,9 @@ type Record struct {
 	// matchesAnything is set for a pattern with no fixed text, which
 	// identifies no message.
 	matchesAnything bool
+	// lowerMessage and words serve Search's fallbacks.
+	lowerMessage string
+	words        map[string]bool
 }
 
 // JSON returns the stored record object (the inner "record" value) with
@@ -291,6 +294,8 @@ func parseRecord(data []byte) (Record, error) {
 		placeholders:     groups,
 		// Text without a single letter cannot contain any message's wording.
 		matchesAnything: re.MatchString("\x00"),
+		lowerMessage:    strings.ToLower(s.ErrorMessage),
+		words:           words(s.ErrorMessage + " " + s.Slug),
 	}
 	if s.LineNumber != nil {
 		r.Line = *s.LineNumber

@@ -36,10 +36,10 @@ func Search(text string) []Record {
 		switch {
 		case !r.matchesAnything && r.re.MatchString(text):
 			hits = append(hits, hit{i, 0, float64(fixedTextMatched(r, text))})
-		case strings.Contains(strings.ToLower(r.Message), lower):
+		case strings.Contains(r.lowerMessage, lower):
 			hits = append(hits, hit{i, 1, float64(len(lower)) / float64(len(r.Message))})
 		default:
-			if s := overlap(query, words(r.Message+" "+r.Code)); s >= 0.5 {
+			if s := overlap(query, r.words); s >= 0.5 {
 				hits = append(hits, hit{i, 2, s})
 			}
 		}
