@@ -145,7 +145,10 @@ func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 		return t, nil, nil
 	}
 	if !t.tracked {
-		return nil, nil, w.failOp("inner", t, panicRequiresAutodiff(entryInner).on(0))
+		p := panicRequiresAutodiff(entryInner).on(0)
+		// no_grad is inner() for tensors that have a tape, and a no-op otherwise.
+		p.Fixes = []FixHint{{Title: "Use no_grad(), which leaves a plain tensor as it is", Arg: -1, NewText: "{0}.no_grad()"}}
+		return nil, nil, w.failOp("inner", t, p)
 	}
 	if t.on.backend == Capture {
 		return nil, nil, w.failOp("inner", t, panicCaptureAutodiff(entryInner).on(0))

@@ -175,7 +175,14 @@ func (w *World) defaultDevice() (*Device, *Panic) {
 			return nil, panicBurnDeviceUnknown(raw)
 		}
 		if !w.compiled(b) {
-			return nil, panicBurnDeviceDisabled(name)
+			p := panicBurnDeviceDisabled(name)
+			feature := b.Feature()
+			if b == Remote {
+				// RemoteDevice::default() also needs the websocket transport.
+				feature = "remote-websocket"
+			}
+			p.Fixes = []FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", feature), Arg: NoArg, AddFeature: feature}}
+			return nil, p
 		}
 		return w.backendDefault(b)
 	}
@@ -227,7 +234,9 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 			return nil, ue, nil
 		}
 		if d.autodiff {
-			return nil, nil, panicAutodiffTwice().on(0)
+			p := panicAutodiffTwice().on(0)
+			p.Fixes = []FixHint{{Title: "The device already has autodiff: drop the second .autodiff()", Arg: -1, NewText: "{0}"}}
+			return nil, nil, p
 		}
 		return d.withAutodiff(Disabled), nil, nil
 	case "inner":
@@ -245,7 +254,9 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 			return nil, ue, nil
 		}
 		if !d.autodiff {
-			return nil, nil, panicGradientCheckpointingPlain().on(0)
+			p := panicGradientCheckpointingPlain().on(0)
+			p.Fixes = []FixHint{{Title: "Enable autodiff first", Arg: -1, NewText: "{0}.autodiff().gradient_checkpointing()"}}
+			return nil, nil, p
 		}
 		return d.Inner().withAutodiff(Balanced), nil, nil
 	case "gradient_checkpointing_strategy":

@@ -340,6 +340,9 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		}
 		out, p := w.toDevice(t, d)
 		if p != nil {
+			if p.ID == "disp-float-todev-ad-mix" {
+				p.Fixes = []FixHint{{Title: "Take the tensor off the tape with .inner() before moving it", Arg: -1, NewText: "{0}.inner().to_device({1})"}}
+			}
 			return nil, nil, p.on(1)
 		}
 		return out, nil, nil

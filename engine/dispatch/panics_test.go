@@ -485,3 +485,48 @@ func TestPanicRecordsTheFailingOp(t *testing.T) {
 		t.Errorf("last trace event = %+v, want the panicking float_powf on Flex", last)
 	}
 }
+
+// The mechanical fixes of the panics that have one, applied to the call's
+// source text, give a program that runs clean.
+func TestPanicFixesRunClean(t *testing.T) {
+	w := world(t, "flex")
+	flex := device(t, w, "flex")
+	ad := mustCall(t, w, method(flex, "autodiff")).(*Device)
+
+	// Device::flex().autodiff().autodiff() -> {0}: the receiver already has autodiff.
+	p := mustPanic(t, w, method(ad, "autodiff"))
+	if len(p.Fixes) != 1 || p.Fixes[0].Arg != -1 || p.Fixes[0].NewText != "{0}" {
+		t.Errorf("autodiff twice fix = %+v", p.Fixes)
+	}
+	// flex.gradient_checkpointing() -> flex.autodiff().gradient_checkpointing()
+	p = mustPanic(t, w, method(flex, "gradient_checkpointing"))
+	if p.Fixes[0].NewText != "{0}.autodiff().gradient_checkpointing()" {
+		t.Errorf("gradient checkpointing fix = %+v", p.Fixes)
+	}
+	mustCall(t, w, method(mustCall(t, w, method(flex, "autodiff")), "gradient_checkpointing"))
+	// x.inner() on a plain tensor -> x.no_grad()
+	x := ones(t, w, flex, "", 2)
+	p = mustPanic(t, w, method(x, "inner"))
+	if p.Fixes[0].NewText != "{0}.no_grad()" {
+		t.Errorf("inner fix = %+v", p.Fixes)
+	}
+	mustCall(t, w, method(x, "no_grad"))
+	// tracked.to_device(&plain) -> tracked.inner().to_device(&plain)
+	tracked := ones(t, w, ad, "", 2)
+	p = mustPanic(t, w, method(tracked, "to_device", ref(flex)))
+	if p.Fixes[0].NewText != "{0}.inner().to_device({1})" {
+		t.Errorf("to_device fix = %+v", p.Fixes)
+	}
+	mustCall(t, w, method(mustCall(t, w, method(tracked, "inner")), "to_device", ref(flex)))
+	// BURN_DEVICE naming a disabled backend -> enable its feature.
+	w.cfg.Env = map[string]string{"BURN_DEVICE": "tch"}
+	p = mustPanic(t, w, fn("Device::default"))
+	if p.Fixes[0].AddFeature != "tch" {
+		t.Errorf("BURN_DEVICE fix = %+v", p.Fixes)
+	}
+	fixed := world(t, "flex", "tch")
+	fixed.cfg.Env = w.cfg.Env
+	if d := mustCall(t, fixed, fn("Device::default")).(*Device); d.Debug() != "LibTorch(Cpu)" {
+		t.Errorf("with tch: %s", d.Debug())
+	}
+}
