@@ -6,7 +6,7 @@
 // The data is embedded and parsed once; the package only looks records up.
 // It must not decide which code a diagnostic gets (the phases do), must not
 // format messages (dispatch prints Burn's exact text), and imports only the
-// standard library.
+// standard library and engine/diag (for the slug of a message).
 //
 // # Adding a record
 //
@@ -45,6 +45,11 @@
 //     that is nothing but a placeholder ("{reason}") gets a pattern for the
 //     texts that can fill it, since "(.+?)" alone would match anything.
 //   - id is the first 16 hex digits of sha256("<repo>:<code>").
+//   - A Burn record has errorType "panic" (any panicking macro, expect or
+//     assert), "compile" (compile_error! of a proc-macro) or "error" (an
+//     Err the caller receives), analyzedSha 2c06be35... and the commit's
+//     date, and links to the cited line at that commit. A message that only
+//     newer Burn has cites the newer commit and says so in documentation.
 //
 // Records of the playground's own errors use repo
 // "dispatch-playground/playground", errorType "validation" or "limit", and
