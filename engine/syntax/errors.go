@@ -64,9 +64,11 @@ func errExpected(found Token, want ...string) diag.Diagnostic {
 		fmt.Sprintf("expected %s, found %s", describeExpected(want), found))
 }
 
-func errUnsupported(r source.Range, what string, help ...string) diag.Diagnostic {
-	d := parseError(CodeUnsupportedSyntax, r, what+" not supported by the playground")
-	d.Help = help
+// errUnsupported names valid Rust outside the subset; constructs is a
+// plural noun phrase ("`unsafe impl` blocks", "unions").
+func errUnsupported(r source.Range, constructs string) diag.Diagnostic {
+	d := parseError(CodeUnsupportedSyntax, r, constructs+" are not supported by the playground")
+	d.Help = []string{"the playground runs a subset of Rust: the statements, items and macros of Burn user code"}
 	return d
 }
 

@@ -345,6 +345,16 @@ func (p *parser) parsePrimary() Expr {
 	case Int, Float, String, Char, Byte, ByteString:
 		return p.parseLiteral()
 	case Ident:
+		if t.Text == "_" {
+			// `_ = expr;` discards a value; `_` means nothing elsewhere.
+			if isTok(p.peek(1), "=") {
+				p.next()
+				return &PathExpr{Range: t.Range, Segments: []PathSegment{{Range: t.Range, Name: "_"}}}
+			}
+			p.error(errMisplaced(t, "in expressions, `_` can only be used on the left-hand side of an assignment"))
+			p.next()
+			return &BadExpr{Range: t.Range}
+		}
 		return p.parsePathExpr()
 	case Lifetime:
 		if isTok(p.peek(1), ":") {

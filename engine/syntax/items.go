@@ -361,7 +361,15 @@ qualifiers:
 			p.error(errMisplaced(semi, "associated function in `impl` without body"))
 		}
 	default:
+		// The signature went wrong somewhere; the body is still worth
+		// reading, so that errors inside it are found too.
 		p.error(errExpected(p.tok, "`;`", "`{`"))
+		p.skipTo("{", ";")
+		if p.is("{") {
+			fn.Body = p.parseBlock()
+		} else {
+			p.got(";")
+		}
 	}
 	fn.Range = p.rangeFrom(start)
 	return fn
@@ -518,6 +526,10 @@ func (p *parser) parseWhere() []*WherePredicate {
 			w.Bounds = p.parseBounds()
 		}
 		w.Range = p.rangeFrom(start)
+		if w.Type != nil && w.Type.Range.Start < w.Range.Start {
+			// The type was missing: its placeholder sits before start.
+			w.Range.Start = w.Type.Range.Start
+		}
 		preds = append(preds, w)
 		if !p.got(",") {
 			break

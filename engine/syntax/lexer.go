@@ -715,23 +715,59 @@ func (lx *lexer) number(start int, afterDot bool) Token {
 	return Token{Kind: kind, Text: src[start:i], Range: lx.rangeFrom(start), Value: value, Suffix: suffix}
 }
 
-// puncts lists Rust's punctuation, longest first within each leading byte.
-var puncts = [...]string{
-	"<<=", ">>=", "...", "..=",
-	"::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..",
-	"+", "-", "*", "/", "%", "^", "!", "&", "|", "=", "<", ">", "@", ".", ",", ";", ":", "#", "$", "?", "~",
-	"(", ")", "[", "]", "{", "}",
-}
-
+// punct lexes Rust's punctuation, longest match first.
 func (lx *lexer) punct(start int) (Token, bool) {
 	rest := lx.src[start:]
-	for _, p := range puncts {
-		if strings.HasPrefix(rest, p) {
-			lx.pos = start + len(p)
-			return Token{Kind: Punct, Text: p, Range: lx.rangeFrom(start)}, true
+	at := func(i int) byte {
+		if i < len(rest) {
+			return rest[i]
 		}
+		return 0
 	}
-	return Token{}, false
+	n := 0
+	switch c, c1, c2 := rest[0], at(1), at(2); c {
+	case '(', ')', '[', ']', '{', '}', ',', ';', '@', '#', '$', '?', '~':
+		n = 1
+	case ':':
+		n = 1 + b2i(c1 == ':')
+	case '.':
+		switch {
+		case c1 == '.' && (c2 == '.' || c2 == '='):
+			n = 3
+		case c1 == '.':
+			n = 2
+		default:
+			n = 1
+		}
+	case '<', '>':
+		switch {
+		case c1 == c && c2 == '=':
+			n = 3
+		case c1 == c || c1 == '=':
+			n = 2
+		default:
+			n = 1
+		}
+	case '-':
+		n = 1 + b2i(c1 == '>' || c1 == '=')
+	case '=':
+		n = 1 + b2i(c1 == '>' || c1 == '=')
+	case '&', '|':
+		n = 1 + b2i(c1 == c || c1 == '=')
+	case '+', '*', '/', '%', '^', '!':
+		n = 1 + b2i(c1 == '=')
+	default:
+		return Token{}, false
+	}
+	lx.pos = start + n
+	return Token{Kind: Punct, Text: rest[:n], Range: lx.rangeFrom(start)}, true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }

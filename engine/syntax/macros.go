@@ -51,6 +51,7 @@ func (p *parser) parseMacro(start int, segs []PathSegment) Expr {
 	nameSpan := p.rangeFrom(start)
 	name := segs[len(segs)-1].Name
 	shape := macroShapeOf(name)
+	braced := p.is("{")
 	if shape == macroUnsupported {
 		names := make([]string, len(segs))
 		for i, s := range segs {
@@ -58,6 +59,9 @@ func (p *parser) parseMacro(start int, segs []PathSegment) Expr {
 		}
 		p.error(errUnsupportedMacro(nameSpan, strings.Join(names, "::")))
 		p.skipGroup()
+		if braced {
+			p.braceMacroEnd = p.prevEnd
+		}
 		return &BadExpr{Range: p.rangeFrom(start)}
 	}
 	m := &MacroExpr{Name: name, NameSpan: nameSpan, Delim: p.tok.Text}
@@ -84,6 +88,9 @@ func (p *parser) parseMacro(start int, segs []PathSegment) Expr {
 	}
 	p.noStruct = old
 	m.Range = p.rangeFrom(start)
+	if braced {
+		p.braceMacroEnd = p.prevEnd
+	}
 	return m
 }
 

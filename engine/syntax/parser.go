@@ -1,6 +1,9 @@
 package syntax
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/source"
 )
@@ -10,7 +13,7 @@ import (
 // delimiters do not balance, only the lexical and delimiter errors are
 // reported and the File is empty: anything else would be guesswork.
 func Parse(src string) (*File, diag.List) {
-	p := &parser{src: src, lines: source.NewFile(diag.MainRS, src)}
+	p := &parser{src: src, lineStarts: lineStarts(src), braceMacroEnd: -1}
 	f := &File{Range: source.Range{Start: 0, End: len(src)}}
 	p.run(func() {
 		if p.checkDelimiters() {
@@ -28,11 +31,11 @@ func Parse(src string) (*File, diag.List) {
 type bailout struct{ fatal bool }
 
 type parser struct {
-	src   string
-	lines *source.File
-	lx    lexer
-	tok   Token
-	ahead []Token
+	src        string
+	lineStarts []int
+	lx         lexer
+	tok        Token
+	ahead      []Token
 	// prevEnd is the end of the last consumed token: nodes end there.
 	prevEnd int
 	// delims counts the delimiters opened by consumed tokens and not yet
@@ -42,6 +45,9 @@ type parser struct {
 	// noStruct forbids struct literals, in the heads of if, while, for and
 	// match, as Rust does; delimiters lift the restriction.
 	noStruct bool
+	// braceMacroEnd is where the last `name! { ... }` call ended: like a
+	// block, such a call needs no `;` in statement position.
+	braceMacroEnd int
 
 	diags       diag.List
 	errors      int
@@ -80,7 +86,7 @@ func (p *parser) error(d diag.Diagnostic) {
 	if d.Range.Start >= p.lexCutoff {
 		return
 	}
-	line := p.lines.Position(d.Range.Start).Line
+	line := p.lineOf(d.Range.Start)
 	if line == p.lastErrLine || p.lexLines[line] {
 		return
 	}
@@ -138,10 +144,35 @@ func (p *parser) checkDelimiters() bool {
 	if len(lx.errOffsets) > 0 {
 		p.lexLines = make(map[int]bool, len(lx.errOffsets))
 		for _, off := range lx.errOffsets {
-			p.lexLines[p.lines.Position(off).Line] = true
+			p.lexLines[p.lineOf(off)] = true
 		}
 	}
 	return balanced
+}
+
+// lineStarts indexes the byte offset at which each line begins.
+func lineStarts(src string) []int {
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineOf is the 1-based line of a byte offset.
+func (p *parser) lineOf(offset int) int {
+	return sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > offset })
+}
+
+// startsLine reports whether the current token is the first on its line:
+// a newline separates it from the previous token.
+func (p *parser) startsLine() bool {
+	if p.prevEnd == 0 || p.prevEnd > p.tok.Range.Start {
+		return p.prevEnd == 0
+	}
+	return strings.IndexByte(p.src[p.prevEnd:p.tok.Range.Start], '\n') >= 0
 }
 
 func openerOf(closer string) string {
@@ -261,12 +292,13 @@ func (p *parser) expectGT() bool {
 }
 
 // rangeFrom is the range from start to the end of the last consumed token.
+// When nothing was consumed since start, it is the empty range at the end
+// of the last consumed token, like missing.
 func (p *parser) rangeFrom(start int) source.Range {
-	end := p.prevEnd
-	if end < start {
-		end = start
+	if p.prevEnd < start {
+		return p.missing()
 	}
-	return source.Range{Start: start, End: end}
+	return source.Range{Start: start, End: p.prevEnd}
 }
 
 // missing is an empty range just after the last consumed token, for nodes
@@ -395,19 +427,21 @@ func (p *parser) tryTopLevel(f *File) (completed bool) {
 
 // resyncTopLevel skips to the end of the top-level construct that was
 // abandoned: out of every open group, then through its `;` if it has one.
+// Only a keyword that begins a line counts as the next statement: the
+// abandoned construct may well be a long chain of `return`s or `else if`s.
 func (p *parser) resyncTopLevel() {
 	closedGroup := p.delims > 0
 	for p.delims > 0 && p.tok.Kind != EOF {
 		p.next()
 	}
-	if closedGroup && !p.is(";") {
+	if closedGroup && !p.is(";") && p.startsLine() {
 		return
 	}
 	for p.tok.Kind != EOF {
 		if p.got(";") {
 			return
 		}
-		if p.startsStmtKeyword() {
+		if p.startsStmtKeyword() && p.startsLine() {
 			return
 		}
 		p.skipGroup()

@@ -17,13 +17,13 @@ type rustBlock struct {
 	code string
 }
 
-// rustBlocks returns the ```rust blocks of the sections of a markdown file
-// whose headings start with one of prefixes ("## 11.", "### 1.6").
-func rustBlocks(t testing.TB, file string, prefixes ...string) []rustBlock {
-	t.Helper()
+// readRustBlocks returns the ```rust blocks of the sections of a markdown
+// file in the shared folder whose headings start with one of prefixes
+// ("## 11.", "### 1.6").
+func readRustBlocks(file string, prefixes ...string) ([]rustBlock, error) {
 	data, err := os.ReadFile(filepath.Join(sharedDir, file))
 	if err != nil {
-		t.Skipf("shared reference not available: %v", err)
+		return nil, err
 	}
 	var blocks []rustBlock
 	var section string
@@ -56,18 +56,28 @@ func rustBlocks(t testing.TB, file string, prefixes ...string) []rustBlock {
 			code.Reset()
 		}
 	}
-	return blocks
+	return blocks, nil
 }
 
-// specSnippets are the real snippets the playground must accept.
-func specSnippets(t testing.TB) []rustBlock {
-	blocks := rustBlocks(t, "burn/spec.md", "## 11.")
-	blocks = append(blocks, rustBlocks(t, "burn/extensions.md", "### 1.6", "## 4.", "### 4.")...)
-	return blocks
+// readSpecSnippets reads the snippets the playground must accept: spec.md
+// section 11 and extensions.md sections 1.6 and 4.
+func readSpecSnippets() ([]rustBlock, error) {
+	spec, err := readRustBlocks("burn/spec.md", "## 11.")
+	if err != nil {
+		return nil, err
+	}
+	ext, err := readRustBlocks("burn/extensions.md", "### 1.6", "## 4.", "### 4.")
+	if err != nil {
+		return nil, err
+	}
+	return append(spec, ext...), nil
 }
 
 func TestSpecSnippetsParse(t *testing.T) {
-	blocks := specSnippets(t)
+	blocks, err := readSpecSnippets()
+	if err != nil {
+		t.Skipf("shared reference not available: %v", err)
+	}
 	if len(blocks) < 20 {
 		t.Fatalf("found only %d rust blocks in the shared spec; the section headings moved?", len(blocks))
 	}

@@ -64,10 +64,7 @@ func (p *parser) parseStmt(top bool) (Item, Stmt) {
 func (p *parser) parseStmtExpr() (x Expr, blockLike bool) {
 	if !p.startsBlockLike() {
 		x = p.parseExpr()
-		if m, ok := x.(*MacroExpr); ok && m.Delim == "{" {
-			return x, true
-		}
-		return x, false
+		return x, x.Span().End == p.braceMacroEnd
 	}
 	p.enter()
 	defer p.leave()
