@@ -175,14 +175,7 @@ func (w *World) defaultDevice() (*Device, *Panic) {
 			return nil, panicBurnDeviceUnknown(raw)
 		}
 		if !w.compiled(b) {
-			p := panicBurnDeviceDisabled(name)
-			feature := b.Feature()
-			if b == Remote {
-				// RemoteDevice::default() also needs the websocket transport.
-				feature = "remote-websocket"
-			}
-			p.Fixes = []FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", feature), Arg: NoArg, AddFeature: feature}}
-			return nil, p
+			return nil, panicBurnDeviceDisabled(name)
 		}
 		return w.backendDefault(b)
 	}

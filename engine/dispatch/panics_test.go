@@ -518,15 +518,4 @@ func TestPanicFixesRunClean(t *testing.T) {
 		t.Errorf("to_device fix = %+v", p.Fixes)
 	}
 	mustCall(t, w, method(mustCall(t, w, method(tracked, "inner")), "to_device", ref(flex)))
-	// BURN_DEVICE naming a disabled backend -> enable its feature.
-	w.cfg.Env = map[string]string{"BURN_DEVICE": "tch"}
-	p = mustPanic(t, w, fn("Device::default"))
-	if p.Fixes[0].AddFeature != "tch" {
-		t.Errorf("BURN_DEVICE fix = %+v", p.Fixes)
-	}
-	fixed := world(t, "flex", "tch")
-	fixed.cfg.Env = w.cfg.Env
-	if d := mustCall(t, fixed, fn("Device::default")).(*Device); d.Debug() != "LibTorch(Cpu)" {
-		t.Errorf("with tch: %s", d.Debug())
-	}
 }
