@@ -229,12 +229,19 @@ func coverageReport(rows []panicRow, reproducedBy map[string][]string, reasons m
 	return b.String()
 }
 
+// maxLinks bounds the examples a status cell lists: the envelope row is
+// reproduced by every TensorCheck example.
+const maxLinks = 3
+
 func status(r panicRow, examples []string, reason string) string {
 	switch {
 	case len(examples) > 0:
-		links := make([]string, len(examples))
-		for i, name := range examples {
-			links[i] = fmt.Sprintf("[%s](%s.txtar)", name, name)
+		var links []string
+		for _, name := range examples[:min(len(examples), maxLinks)] {
+			links = append(links, fmt.Sprintf("[%s](%s.txtar)", name, name))
+		}
+		if more := len(examples) - maxLinks; more > 0 {
+			links = append(links, fmt.Sprintf("and %d more", more))
 		}
 		return strings.Join(links, ", ")
 	case reason != "":
