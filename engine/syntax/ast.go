@@ -40,7 +40,7 @@ type Type struct {
 	Range source.Range
 	Text  string
 	Kind  TypeKind
-	Path  []PathSegment // TypePath and TypeImpl
+	Path  []PathSegment // TypePath, TypeImpl and TypeDyn
 	Elems []*Type       // TypeTuple elements; TypeRef/TypeSlice/TypeArray: Elems[0]
 	Len   Expr          // TypeArray length
 	Mut   bool          // TypeRef: &mut
@@ -707,9 +707,13 @@ type ReturnExpr struct {
 	Value Expr
 }
 
-// MacroExpr is a macro call: println!, print!, eprintln!, format!, dbg!,
-// assert!, assert_eq!, assert_ne!, vec!, panic!, todo!, unimplemented!.
-// Args are parsed as comma-separated expressions (vec![x; n] sets Repeat).
+// MacroExpr is a macro call: println!, print!, eprintln!, eprint!,
+// format!, format_args!, write!, writeln!, dbg!, assert!, assert_eq!,
+// assert_ne!, debug_assert*!, vec!, panic!, todo!, unimplemented!,
+// unreachable!, s! and matches!. Name has no `!` and no path prefix
+// (`std::println!` is "println"). Args are parsed as comma-separated
+// expressions (vec![x; n] sets Repeat). Any other macro is reported and
+// parsed as a BadExpr.
 //
 // s! (Burn's slice macro) takes `range[; step]` items: Steps runs parallel to
 // Args, with nil where no step was written. matches!(x, pat if guard) keeps

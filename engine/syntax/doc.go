@@ -1,8 +1,17 @@
 // Package syntax reads the Burn snippet language, a subset of Rust, into an
 // AST whose every node carries its byte range in main.rs.
 //
-// Parse never panics and never gives up silently: malformed input yields
-// diagnostics in rustc's words ("expected `;`, found `let`") pointing at the
-// offending token, and constructs outside the subset are named in a
-// diagnostic. It knows nothing of Burn's semantics; that is interp's job.
+// Parse is the entry point. It accepts whole programs (use lines, fn main and
+// other items) and doc-test style snippets of bare statements, mixed in any
+// order. It never panics and never gives up silently: malformed input yields
+// parse-phase diagnostics in rustc's words ("expected `;`, found keyword
+// `let`") pointing at the offending token, valid Rust outside the subset is
+// named in an unsupported-syntax diagnostic, and hostile input (deep
+// nesting, megabytes of noise) is cut short by MaxNesting and
+// MaxDiagnostics. Inspect and File.Walk traverse the tree in source order;
+// Dump prints it as an S-expression for tests.
+//
+// It knows nothing of Burn's semantics, resolves no names or types, and
+// keeps no state between calls; interpreting the tree is interp's job and
+// checking it is check's.
 package syntax

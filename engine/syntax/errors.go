@@ -80,8 +80,8 @@ func errUnsupportedMacro(r source.Range, name string) diag.Diagnostic {
 
 func errNestingTooDeep(r source.Range) diag.Diagnostic {
 	d := parseError(CodeNestingTooDeep, r,
-		fmt.Sprintf("expression nests more than %d levels deep", MaxNesting))
-	d.Help = []string{"split the expression into several `let` statements"}
+		fmt.Sprintf("nesting exceeds the playground's limit of %d levels", MaxNesting))
+	d.Help = []string{"split the deeply nested code into several statements or functions"}
 	return d
 }
 

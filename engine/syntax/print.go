@@ -535,8 +535,7 @@ func (pr printer) node(n Node) sx {
 	case *IndexExpr:
 		return pr.list("index", n, pr.node(n.X), pr.node(n.Index))
 	case *UnaryExpr:
-		head := map[string]string{"-": "neg", "!": "not", "*": "deref", "&": "ref", "&mut": "ref-mut"}[n.Op]
-		return pr.list(head, n, pr.node(n.X))
+		return pr.list(unaryName(n.Op), n, pr.node(n.X))
 	case *BinaryExpr:
 		return pr.list(n.Op, n, pr.node(n.X), pr.node(n.Y))
 	case *AssignExpr:
@@ -689,4 +688,18 @@ func labeled(head, label string) string {
 		return head
 	}
 	return head + " " + label
+}
+
+func unaryName(op string) string {
+	switch op {
+	case "-":
+		return "neg"
+	case "!":
+		return "not"
+	case "*":
+		return "deref"
+	case "&":
+		return "ref"
+	}
+	return "ref-mut"
 }
