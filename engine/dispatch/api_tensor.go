@@ -172,6 +172,11 @@ func dtypeValue(v Value) (DType, *UsageError) {
 		case "BoolDType", "BoolStore":
 			return DType("Bool(" + e.Variant + ")"), nil
 		}
+		if e.Type == "DType" && e.Variant == "Bool" && len(e.Fields) == 1 {
+			if store, ok := Deref(e.Fields[0]).(*Enum); ok {
+				return DType("Bool(" + store.Variant + ")"), nil
+			}
+		}
 	}
 	return "", errArgType(-1, "DType", v)
 }
@@ -388,12 +393,14 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 			Message: fmt.Sprintf("binary operation `%s` cannot be applied to type `%s`", operatorText[method], t.TypeName()),
 			Help:    []string{"compare tensors element-wise with equal, greater, lower, ...; compare devices with `==`"}}, nil
 	}
+	if moreTensorMethods[method] {
+		return w.moreTensorMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
+	}
 	row, ok := opTable[method]
 	if !ok {
 		switch method {
-		case "conv1d", "conv2d", "quantize", "dequantize", "sort", "argsort", "cov", "var", "median", "chunk", "split",
-			"iter_dim", "movedim", "roll", "unfold", "slice_assign", "select_assign", "scatter_nd", "gather_nd", "mask_select",
-			"cross", "tril", "triu", "cast", "into_primitive", "try_into_primitive":
+		case "quantize", "dequantize", "sort", "argsort", "cov", "var", "median", "iter_dim", "roll",
+			"slice_assign", "mask_select", "cast", "into_primitive", "try_into_primitive":
 			return nil, errUnsupported("Tensor::" + method), nil
 		}
 		return nil, errUnknownMethod(tensorStruct, method), nil

@@ -39,8 +39,10 @@ func TestUsageErrors(t *testing.T) {
 			"the method `sqrt` exists for struct `Tensor<1, Int>`, but its trait bounds were not satisfied"},
 		{"comparison operator on tensors", method(x, "eq", x), "unknown-method", "",
 			"binary operation `==` cannot be applied to type `Tensor<2>`"},
-		{"modelled elsewhere", method(x, "conv2d"), "unsupported-api", "",
-			"`Tensor::conv2d` is part of Burn's API but the playground does not model it"},
+		{"not modelled", method(x, "slice_assign", arr(), x), "unsupported-api", "",
+			"`Tensor::slice_assign` is part of Burn's API but the playground does not model it"},
+		{"a module function is not a method", method(x, "conv2d"), "unknown-method", "",
+			"no method named `conv2d` found for struct `Tensor` in the current scope"},
 	}
 	for _, c := range cases {
 		ue := mustReject(t, w, c.call)
@@ -288,5 +290,60 @@ func TestLinearModule(t *testing.T) {
 	trained := mustCall(t, w, method(mustCall(t, w, method(cfg, "with_bias", Bool(false))), "init", ref(ad)))
 	if p := mustPanic(t, w, method(trained, "to_device", ref(cuda))); p.ID != "disp-float-todev-ad-mix" {
 		t.Errorf("tracked module to a plain device: %s", p.ID)
+	}
+}
+
+func TestIndexingAndModuleOps(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x := ones(t, w, d, "", 4, 5)
+	idx2 := ones(t, w, d, "Int", 3, 1)
+	cases := []struct {
+		call  Call
+		shape []int64
+		op    string
+	}{
+		{method(x, "gather_nd", idx2), []int64{3, 5}, "float_gather_nd"},
+		{method(x, "scatter_nd", idx2, ones(t, w, d, "", 3, 5), enum("IndexingUpdateOp", "Add")), []int64{4, 5}, "float_scatter_nd"},
+		{method(x, "select_assign", i(0), ones(t, w, d, "Int", 2), ones(t, w, d, "", 2, 5), enum("IndexingUpdateOp", "Add")), []int64{4, 5}, "float_select_assign"},
+		{method(ones(t, w, d, "", 4, 3), "cross", ones(t, w, d, "", 4, 3), i(1)), []int64{4, 3}, "float_cross"},
+		{method(x, "movedim", i(0), i(1)), []int64{5, 4}, "float_permute"},
+		{Call{Recv: x, Method: "unsqueeze_dims", Args: []Value{ref(dims(0, 3))}, Generics: [][]string{{"4"}}}, []int64{1, 4, 5, 1}, "float_reshape"},
+		{Call{Recv: ones(t, w, d, "", 1, 4, 1), Method: "squeeze_dims", Args: []Value{ref(dims(0))}, Generics: [][]string{{"2"}}}, []int64{4, 1}, "float_reshape"},
+		{Call{Recv: x, Method: "unfold", Args: []Value{i(1), i(2), i(1)}, Generics: [][]string{{"3"}}}, []int64{4, 4, 2}, "float_unfold"},
+		{Call{Recv: x, Method: "take", Args: []Value{i(0), ones(t, w, d, "Int", 2, 3)}, Generics: [][]string{{"2", "3"}}}, []int64{2, 3, 5}, "float_select"},
+		{method(x, "tril", i(0)), []int64{4, 5}, "float_mask_fill"},
+		{fn("burn::tensor::activation::prelu", ones(t, w, d, "", 2, 5, 3), ones(t, w, d, "", 5)), []int64{2, 5, 3}, "prelu"},
+		{fn("burn::tensor::module::conv2d", ones(t, w, d, "", 2, 3, 8, 8), ones(t, w, d, "", 4, 3, 3, 3), enum("Option", "None"),
+			mustCall(t, w, fn("ConvOptions::new", dims(2, 2), dims(1, 1), dims(1, 1), i(1)))), []int64{2, 4, 4, 4}, "conv2d"},
+		{fn("conv_transpose2d", ones(t, w, d, "", 1, 16, 7, 7), ones(t, w, d, "", 16, 8, 3, 3), enum("Option", "None"),
+			mustCall(t, w, fn("ConvTransposeOptions::new", dims(2, 2), dims(1, 1), dims(1, 1), dims(1, 1), i(1)))), []int64{1, 8, 14, 14}, "conv_transpose2d"},
+	}
+	for _, c := range cases {
+		v := mustCall(t, w, c.call).(*Tensor)
+		if !slices.Equal(v.Shape(), c.shape) {
+			t.Errorf("%s: shape %v, want %v", describe(c.call), v.Shape(), c.shape)
+		}
+		if last := w.Trace()[len(w.Trace())-1]; last.Op != c.op {
+			t.Errorf("%s: trace op %s, want %s", describe(c.call), last.Op, c.op)
+		}
+	}
+	parts := mustCall(t, w, method(ones(t, w, d, "", 7, 2), "split", i(3), i(0))).(*Array)
+	var sizes []int64
+	for _, p := range parts.Elems {
+		sizes = append(sizes, p.(*Tensor).Shape()[0])
+	}
+	if !slices.Equal(sizes, []int64{3, 3, 1}) {
+		t.Errorf("split sizes %v", sizes)
+	}
+	chunks := mustCall(t, w, method(ones(t, w, d, "", 7, 2), "chunk", i(2), i(0))).(*Array)
+	if len(chunks.Elems) != 2 || chunks.Elems[1].(*Tensor).Shape()[0] != 3 {
+		t.Errorf("chunk = %s", Debug(chunks))
+	}
+	// Bool scatter with Add is an OR.
+	m := ones(t, w, d, "Bool", 2, 3)
+	mustCall(t, w, method(m, "scatter", i(1), ones(t, w, d, "Int", 2, 3), m, enum("IndexingUpdateOp", "Add")))
+	if op := w.Trace()[len(w.Trace())-1].Op; op != "bool_scatter_or" {
+		t.Errorf("bool scatter op %s", op)
 	}
 }

@@ -131,6 +131,12 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.linearConfigFunction(name, c)
 	case "Endpoint", "RemoteSecret", "Channel":
 		return w.remoteFunction(typ, name, c)
+	case "ConvOptions", "ConvTransposeOptions":
+		return w.convOptionsFunction(typ, name, c)
+	case "DType":
+		if name == "Bool" && len(c.Args) == 1 {
+			return &Enum{Type: "DType", Variant: "Bool", Fields: c.Args}, nil, nil
+		}
 	}
 	return nil, errUnknownFunction("`"+typ+"`", name), nil
 }
@@ -143,6 +149,10 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.activation(name, c)
 	case "linear":
 		return w.moduleLinear(c)
+	case "prelu":
+		return w.prelu(c)
+	case "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d":
+		return w.conv(name, c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)

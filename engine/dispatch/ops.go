@@ -163,6 +163,14 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		dtype = defaults.float
 	}
 	op := row.ops[t.kind]
+	if row.method == "scatter" && t.kind == KindBool {
+		// Bool scatter is an OR, which only the Add update means
+		// (crates/burn-tensor/src/bridge/ops/bool.rs:140-154).
+		if args.update != "Add" {
+			return nil, nil, newPanic("bt-bridge-bool-scatter", at(locBridgeBool, 153), unimplementedMsg("")).on(4)
+		}
+		op = "bool_scatter_or"
+	}
 	var pl placement
 	switch row.route {
 	case "unary":

@@ -43,7 +43,12 @@ func (p *Panic) label(format string, args ...any) *Panic {
 }
 
 // Rust's panic shapes.
-func unimplementedMsg(m string) string { return "not implemented: " + m }
+func unimplementedMsg(m string) string {
+	if m == "" {
+		return "not implemented"
+	}
+	return "not implemented: " + m
+}
 func unreachableMsg(m string) string {
 	if m == "" {
 		return "internal error: entered unreachable code"

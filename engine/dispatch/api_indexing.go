@@ -1,0 +1,476 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
+)
+
+// Tensor methods whose arguments or outputs do not fit one row of
+// ops.tsv: n-dimensional indexing, assignments with an update op, moves
+// of dims, and the methods that return a Vec of tensors.
+
+const locBridgeBool = "crates/burn-tensor/src/bridge/ops/bool.rs"
+
+// moreTensorMethods are the methods handled here.
+var moreTensorMethods = map[string]bool{
+	"cross": true, "gather_nd": true, "scatter_nd": true, "select_assign": true, "movedim": true,
+	"unsqueeze_dims": true, "squeeze_dims": true, "unfold": true, "take": true, "split": true,
+	"split_with_sizes": true, "chunk": true, "tril": true, "triu": true,
+}
+
+func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	want := map[string]int{"cross": 2, "gather_nd": 1, "scatter_nd": 3, "select_assign": 4, "movedim": 2,
+		"unsqueeze_dims": 1, "squeeze_dims": 1, "unfold": 3, "take": 2, "split": 2, "split_with_sizes": 2,
+		"chunk": 2, "tril": 1, "triu": 1}[c.Method]
+	if ue := a.want(want); ue != nil {
+		return nil, ue, nil
+	}
+	name := "Tensor::" + c.Method
+	rank := t.Rank()
+	rank2 := genericRankAt(c.Generics, 0)
+	if rank2 < 0 {
+		if tt := parseTensorType(nil, c.Expect); tt.rank >= 0 {
+			rank2 = tt.rank
+		}
+	}
+	op := t.kind.opPrefix() + "_" + c.Method
+	switch c.Method {
+	case "cross":
+		if t.kind != KindFloat {
+			return nil, errTraitBounds(c.Method, t), nil
+		}
+		o, ue := sameTensorArg(a, 0, t)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		dim, ue := a.int(1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorCross(operand(t), operand(o), dim)); p != nil {
+			return nil, nil, p
+		}
+		pl, p := w.routeBinaryFloat(t, o)
+		return w.finish("float_cross", t, pl, p, KindFloat, broadcastShape(t.shape, o.shape), t.dtype)
+	case "gather_nd":
+		idx, ue := intTensorArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		var shape []int64
+		if m := idx.Rank(); m > 0 {
+			k := min(int(max(idx.shape[m-1], 0)), rank)
+			shape = append(append([]int64{}, idx.shape[:m-1]...), t.shape[k:]...)
+		}
+		outRank := genericRankAt(c.Generics, 1)
+		if outRank < 0 {
+			outRank = len(shape)
+		}
+		if p := checkFailed(burncheck.TensorGatherNd(t.shape, idx.shape, outRank)); p != nil {
+			return nil, nil, p
+		}
+		if t.kind == KindBool {
+			return nil, nil, newPanic("bt-bridge-bool-gather-nd", at(locBridgeBool, 167), "gather_nd is not supported for bool tensors").on(0)
+		}
+		pl, p := w.routeIndexed(t, idx)
+		return w.finish(op, t, pl, p, t.kind, shape, t.dtype)
+	case "scatter_nd":
+		idx, ue := intTensorArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		values, ok := a.get(1).(*Tensor)
+		if !ok || values.kind != t.kind {
+			return nil, errArgType(2, strings.Replace(t.TypeName(), fmt.Sprint(rank), "DV", 1), c.Args[1]), nil
+		}
+		if _, ue := updateArg(a, 2); ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorScatterNd(t.shape, idx.shape, values.shape)); p != nil {
+			return nil, nil, p
+		}
+		if t.kind == KindBool {
+			return nil, nil, newPanic("bt-bridge-bool-scatter-nd", at(locBridgeBool, 163), "scatter_nd is not supported for bool tensors").on(0)
+		}
+		pl, p := routeMulti([]namedInput{{name: "data", t: t}, {name: "indices", t: idx}, {name: "values", t: values}})
+		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+	case "select_assign":
+		dim, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		idx, ue := intTensorArg(a, 1)
+		if ue != nil || idx.Rank() != 1 {
+			return nil, errArgType(2, "Tensor<1, Int>", c.Args[1]), nil
+		}
+		values, ue := sameTensorArg(a, 2, t)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		update, ue := updateArg(a, 3)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorSelectAssign(t.shape, dim, idx.shape, values.shape)); p != nil {
+			return nil, nil, p
+		}
+		if t.kind == KindBool {
+			if update != "Add" {
+				return nil, nil, newPanic("bt-bridge-bool-select-assign", at(locBridgeBool, 115), unimplementedMsg("")).on(4)
+			}
+			op = "bool_select_or"
+		}
+		pl, p := routeMulti([]namedInput{{name: "tensor", t: t}, {name: "indices", t: idx}, {name: "value", t: values}})
+		if p == nil && pl.autodiff && update != "Add" && update != "Assign" {
+			p = newPanic("ad-select-assign-update", at(locAutodiffOps, 1714),
+				unimplementedMsg(fmt.Sprintf("float_select_assign with %s update is not implemented", update))).on(4)
+		}
+		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+	case "movedim":
+		src, ue := movedimArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		dst, ue := movedimArg(a, 1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorMovedim(rank, src, dst)); p != nil {
+			return nil, nil, p
+		}
+		return w.unaryResult(t, t.kind.opPrefix()+"_permute", movedShape(t.shape, src.Dims, dst.Dims))
+	case "unsqueeze_dims":
+		axes, ue := intsArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if rank2 < 0 {
+			rank2 = rank + len(axes)
+		}
+		if p := checkFailed(burncheck.TensorUnsqueezeDims(t.shape, rank2, axes)); p != nil {
+			return nil, nil, p
+		}
+		return w.unaryResult(t, t.kind.opPrefix()+"_reshape", unsqueezedShape(t.shape, rank2, axes))
+	case "squeeze_dims":
+		dims, ue := intsArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		shape := squeezedShape(t.shape, dims)
+		if rank2 < 0 {
+			rank2 = len(shape)
+		}
+		if p := checkFailed(burncheck.TensorSqueezeDims(t.shape, rank2, dims)); p != nil {
+			return nil, nil, p
+		}
+		return w.unaryResult(t, t.kind.opPrefix()+"_reshape", shape)
+	case "unfold":
+		dim, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		size, ue := a.int(1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		step, ue := a.int(2)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if rank2 < 0 {
+			rank2 = rank + 1
+		}
+		if p := checkFailed(burncheck.TensorUnfold(rank, rank2, dim)); p != nil {
+			return nil, nil, p
+		}
+		d := normDim(dim, rank)
+		shape := append(t.Shape(), size)
+		shape[d] = 0
+		if step > 0 && t.shape[d] >= size {
+			shape[d] = (t.shape[d]-size)/step + 1
+		}
+		return w.unaryResult(t, op, shape)
+	case "take":
+		dim, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		idx, ue := intTensorArg(a, 1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		d := normDim(dim, rank)
+		outRank := genericRankAt(c.Generics, 1)
+		if outRank < 0 {
+			outRank = rank - 1 + idx.Rank()
+		}
+		if p := checkFailed(burncheck.TensorTake(rank, idx.Rank(), outRank, dim)); p != nil {
+			return nil, nil, p
+		}
+		shape := append(append(append([]int64{}, t.shape[:d]...), idx.shape...), t.shape[d+1:]...)
+		pl, p := w.routeIndexed(t, idx)
+		return w.finish(t.kind.opPrefix()+"_select", t, pl, p, t.kind, shape, t.dtype)
+	case "split", "split_with_sizes", "chunk":
+		return w.split(t, c.Method, a)
+	case "tril", "triu":
+		if t.kind == KindBool {
+			return nil, errTraitBounds(c.Method, t), nil
+		}
+		if _, ue := a.int(0); ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorTri(name, rank)); p != nil {
+			return nil, nil, p
+		}
+		// The mask is built on the tensor's device, then mask_fill keeps
+		// one triangle.
+		out, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_mask_fill", t.shape)
+		if out != nil {
+			w.trace[len(w.trace)-1].Note = c.Method + ": a triangular bool mask made on the same device"
+		}
+		return out, ue, p
+	}
+	return nil, errUnknownMethod(tensorStruct, c.Method), nil
+}
+
+// routeIndexed routes an op of a tensor and an int tensor of indices.
+func (w *World) routeIndexed(t, idx *Tensor) (placement, *Panic) {
+	if t.kind == KindFloat {
+		return w.routeFloatAny(t, idx)
+	}
+	return w.routeBinaryOp(t, idx)
+}
+
+// finish records a routed op's output, or its panic.
+func (w *World) finish(op string, t *Tensor, pl placement, p *Panic, kind Kind, shape []int64, dtype DType) (Value, *UsageError, *Panic) {
+	if p != nil {
+		return nil, nil, w.failOp(op, t, p)
+	}
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	out := w.output(pl, kind, shape, dtype)
+	w.recordOp(op, pl, out)
+	return out, nil, nil
+}
+
+func (w *World) unaryResult(t *Tensor, op string, shape []int64) (Value, *UsageError, *Panic) {
+	out, p := w.unaryOp(t, op, t.kind, shape, t.dtype)
+	if p != nil {
+		return nil, nil, p
+	}
+	return out, nil, nil
+}
+
+// split is split(size, dim), split_with_sizes(sizes, dim) and
+// chunk(chunks, dim): each part is a slice of the tensor along dim.
+func (w *World) split(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	dim, ue := a.int(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	var sizes []int64
+	var f *burncheck.Failure
+	switch method {
+	case "split":
+		size, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if f = burncheck.TensorSplit(t.shape, size, dim); f == nil {
+			sizes = partSizes(t.shape[normDim(dim, t.Rank())], size)
+		}
+	case "split_with_sizes":
+		if sizes, ue = intsArg(a, 0); ue != nil {
+			return nil, ue, nil
+		}
+		f = burncheck.TensorSplitWithSizes(t.shape, sizes, dim)
+	case "chunk":
+		chunks, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		var d int
+		if d, f = burncheck.TensorDim("Tensor::chunk", dim, t.Rank()); f == nil && chunks > 0 {
+			n := t.shape[d]
+			sizes = partSizes(n, (n+chunks-1)/max(chunks, 1))
+		}
+	}
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	d := normDim(dim, t.Rank())
+	parts := make([]Value, 0, len(sizes))
+	for _, s := range sizes {
+		shape := t.Shape()
+		shape[d] = s
+		out, p := w.unaryOp(t, t.kind.opPrefix()+"_slice", t.kind, shape, t.dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		parts = append(parts, out)
+	}
+	return &Array{Elems: parts, Vec: true}, nil, nil
+}
+
+// partSizes cuts n into parts of size (the last one shorter).
+func partSizes(n, size int64) []int64 {
+	if size <= 0 {
+		return nil
+	}
+	var out []int64
+	for left := n; left > 0; left -= size {
+		out = append(out, min(size, left))
+	}
+	return out
+}
+
+func movedShape(shape, src, dst []int64) []int64 {
+	rank := len(shape)
+	out := make([]int64, rank)
+	used := make([]bool, rank)
+	placed := make([]bool, rank)
+	for i := range src {
+		s, d := normDim(src[i], rank), normDim(dst[i], rank)
+		out[d], used[s], placed[d] = shape[s], true, true
+	}
+	next := 0
+	for i := range out {
+		if placed[i] {
+			continue
+		}
+		for used[next] {
+			next++
+		}
+		out[i] = shape[next]
+		used[next] = true
+	}
+	return out
+}
+
+// unsqueezedShape lays out unsqueeze_dims the way Burn does: negative
+// axes count from the end of the output, duplicates move right.
+func unsqueezedShape(shape []int64, rank2 int, axes []int64) []int64 {
+	neg := int64(rank2)
+	idx := make([]int64, len(axes))
+	for i, ax := range axes {
+		if ax < 0 {
+			neg--
+			ax += neg + 1
+		}
+		idx[i] = ax
+	}
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	for i := 1; i < len(idx); i++ {
+		if idx[i] <= idx[i-1] {
+			idx[i] = idx[i-1] + 1
+		}
+	}
+	out := make([]int64, rank2)
+	next, old := 0, 0
+	for i := range out {
+		if next < len(idx) && int64(i) == idx[next] {
+			out[i] = 1
+			next++
+			continue
+		}
+		if old < len(shape) {
+			out[i] = shape[old]
+			old++
+		} else {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// squeezedShape drops the given dims, or every size-1 dim when none is
+// given.
+func squeezedShape(shape, dims []int64) []int64 {
+	drop := map[int]bool{}
+	for _, d := range dims {
+		drop[normDim(d, len(shape))] = true
+	}
+	var out []int64
+	for i, s := range shape {
+		if (len(dims) == 0 && s == 1) || drop[i] {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func errTraitBounds(method string, t *Tensor) *UsageError {
+	return &UsageError{Code: "unknown-method", Arg: -1,
+		Message: fmt.Sprintf("the method `%s` exists for struct `%s`, but its trait bounds were not satisfied", method, t.TypeName())}
+}
+
+func sameTensorArg(a argList, i int, t *Tensor) (*Tensor, *UsageError) {
+	o, ok := a.get(i).(*Tensor)
+	if !ok || o.TypeName() != t.TypeName() {
+		return nil, errArgType(i+1, t.TypeName(), a.c.Args[i])
+	}
+	return o, nil
+}
+
+func intTensorArg(a argList, i int) (*Tensor, *UsageError) {
+	o, ok := a.get(i).(*Tensor)
+	if !ok || o.kind != KindInt {
+		return nil, errArgType(i+1, "Tensor<M, Int>", a.c.Args[i])
+	}
+	return o, nil
+}
+
+func updateArg(a argList, i int) (string, *UsageError) {
+	e, ok := a.get(i).(*Enum)
+	if !ok || e.Type != "IndexingUpdateOp" || !indexingUpdateOps[e.Variant] {
+		return "", errArgType(i+1, "IndexingUpdateOp", a.c.Args[i])
+	}
+	return e.Variant, nil
+}
+
+// intsArg reads `&[impl AsIndex]` or a Vec of integers.
+func intsArg(a argList, i int) ([]int64, *UsageError) {
+	arr, ok := a.get(i).(*Array)
+	if !ok {
+		return nil, errArgType(i+1, "&[isize]", a.c.Args[i])
+	}
+	out := make([]int64, len(arr.Elems))
+	for j, e := range arr.Elems {
+		n, ok := Deref(e).(Int)
+		if !ok {
+			return nil, errArgType(i+1, "&[isize]", a.c.Args[i])
+		}
+		out[j] = n.V
+	}
+	return out, nil
+}
+
+// movedimArg reads MovedimArgs: an integer or a Vec of them.
+func movedimArg(a argList, i int) (burncheck.MovedimArg, *UsageError) {
+	if n, ok := a.get(i).(Int); ok {
+		return burncheck.MovedimArg{Dims: []int64{n.V}}, nil
+	}
+	dims, ue := intsArg(a, i)
+	if ue != nil {
+		return burncheck.MovedimArg{}, ue
+	}
+	return burncheck.MovedimArg{Dims: dims, Vec: true}, nil
+}
+
+// genericRankAt is the const generic at position i of a method turbofish,
+// or -1.
+func genericRankAt(generics [][]string, i int) int {
+	if len(generics) == 0 || len(generics[0]) <= i {
+		return -1
+	}
+	return genericRank([][]string{generics[0][i:]})
+}

@@ -1,0 +1,163 @@
+package dispatch
+
+import (
+	"fmt"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
+)
+
+// burn::tensor::module's convolutions and activation::prelu. The
+// convolutions are multi_op! module ops: x chooses the backend, weight
+// must agree, and the optional bias has its own messages
+// (crates/burn-dispatch/src/ops/module.rs, macros.rs:1109-1230).
+
+// ConvOptions is burn's ConvOptions<N> or ConvTransposeOptions<N>.
+type ConvOptions struct {
+	stride, padding, dilation, paddingOut []int64
+	groups                                int64
+	transpose                             bool
+}
+
+func (o *ConvOptions) TypeName() string {
+	if o.transpose {
+		return "ConvTransposeOptions"
+	}
+	return "ConvOptions"
+}
+
+func (w *World) convOptionsFunction(typ, name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "new" {
+		return nil, errUnknownFunction("struct `"+typ+"`", name), nil
+	}
+	a := argList{c: c}
+	transpose := typ == "ConvTransposeOptions"
+	want := 4
+	if transpose {
+		want = 5
+	}
+	if ue := a.want(want); ue != nil {
+		return nil, ue, nil
+	}
+	arrays := make([][]int64, want-1)
+	for i := range arrays {
+		v, ue := intsArg(a, i)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		arrays[i] = v
+	}
+	groups, ue := a.int(want - 1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	o := &ConvOptions{stride: arrays[0], padding: arrays[1], groups: groups, transpose: transpose}
+	if transpose {
+		o.paddingOut, o.dilation = arrays[2], arrays[3]
+	} else {
+		o.dilation = arrays[2]
+	}
+	return o, nil, nil
+}
+
+// convFunctions are the module convolutions and their spatial rank.
+var convFunctions = map[string]int{
+	"conv1d": 1, "conv2d": 2, "conv3d": 3, "conv_transpose1d": 1, "conv_transpose2d": 2, "conv_transpose3d": 3,
+}
+
+func (w *World) conv(name string, c Call) (Value, *UsageError, *Panic) {
+	spatial := convFunctions[name]
+	transpose := spatial > 0 && len(name) > len("conv_transpose") && name[:14] == "conv_transpose"
+	a := argList{c: c}
+	if ue := a.want(4); ue != nil {
+		return nil, ue, nil
+	}
+	x, ue := a.tensor(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	weight, ue := a.tensor(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	rank := spatial + 2
+	if x.kind != KindFloat || x.Rank() != rank || weight.kind != KindFloat || weight.Rank() != rank {
+		return nil, errArgType(1, fmt.Sprintf("Tensor<%d>", rank), c.Args[0]), nil
+	}
+	var bias *Tensor
+	switch b := a.get(2).(type) {
+	case *Enum:
+		if b.Type == "Option" && b.Variant == "Some" && len(b.Fields) == 1 {
+			bias, _ = Deref(b.Fields[0]).(*Tensor)
+		}
+	case *Tensor:
+		bias = b
+	}
+	opts, ok := a.get(3).(*ConvOptions)
+	if !ok || opts.transpose != transpose || len(opts.stride) != spatial {
+		return nil, errArgType(4, map[bool]string{false: "ConvOptions", true: "ConvTransposeOptions"}[transpose], c.Args[3]), nil
+	}
+	var f *burncheck.Failure
+	if transpose {
+		f = burncheck.ModuleConvTranspose("module::"+name, x.shape, weight.shape)
+	} else {
+		f = burncheck.ModuleConv("module::"+name, x.shape, weight.shape, opts.groups)
+	}
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	pl, p := routeMulti([]namedInput{{name: "x", t: x}, {name: "weight", t: weight}, {name: "bias", t: bias, optional: true}})
+	return w.finish(name, x, pl, p, KindFloat, convShape(x.shape, weight.shape, opts), x.dtype)
+}
+
+// convShape is the output shape of a convolution, floor division as the
+// backends compute it.
+func convShape(x, weight []int64, o *ConvOptions) []int64 {
+	out := []int64{x[0], weight[0]}
+	if o.transpose {
+		out[1] = weight[1] * max(o.groups, 1)
+	}
+	for i := range o.stride {
+		in, k := x[i+2], weight[i+2]
+		s, p, d := elemOr(o.stride, i, 1), elemOr(o.padding, i, 0), elemOr(o.dilation, i, 1)
+		var size int64
+		if o.transpose {
+			size = (in-1)*s - 2*p + d*(k-1) + elemOr(o.paddingOut, i, 0) + 1
+		} else {
+			size = (in+2*p-d*(k-1)-1)/max(s, 1) + 1
+		}
+		out = append(out, max(size, 0))
+	}
+	return out
+}
+
+func elemOr(v []int64, i int, def int64) int64 {
+	if i < len(v) {
+		return v[i]
+	}
+	return def
+}
+
+// prelu is activation::prelu(tensor, alpha): the shape check, then
+// Dispatch::prelu, routed by binary_float! (crates/burn-dispatch/src/ops/activation.rs:22-24).
+func (w *World) prelu(c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	x, ue := a.tensor(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	alpha, ue := a.tensor(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	if x.kind != KindFloat || alpha.kind != KindFloat {
+		return nil, errArgType(1, fmt.Sprintf("Tensor<%d>", x.Rank()), c.Args[0]), nil
+	}
+	if p := checkFailed(burncheck.ActivationPrelu(x.shape, alpha.shape)); p != nil {
+		return nil, nil, p
+	}
+	pl, p := w.routeBinaryFloat(x, alpha)
+	return w.finish("prelu", x, pl, p, KindFloat, x.shape, x.dtype)
+}
