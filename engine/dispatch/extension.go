@@ -632,7 +632,12 @@ func (x *extensionCall) misplaced(name string, t *Tensor) string {
 	if t.tracked {
 		where = "a tracked (autodiff) " + t.on.backend.String() + " tensor"
 	}
-	return fmt.Sprintf("`%s` is %s on %s; `%s` chose the route %s", name, where, t.Device().Debug(), x.byName, x.routeText())
+	picked := "the first float input"
+	if !x.isFloat {
+		picked = "the first tensor input"
+	}
+	return fmt.Sprintf("routing took the backend from `%s`, %s, and runs the op on %s; `%s` is %s on %s",
+		x.byName, picked, x.routeText(), name, where, t.Device().Debug())
 }
 
 // routeText names the backend type the generated code calls the impl on.

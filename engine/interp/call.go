@@ -168,6 +168,9 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 		if fn := in.assocFn(names[0], names[1]); fn != nil {
 			return in.callUser(fn, args, e.Range)
 		}
+		if v, ok := in.userVariant(names[0], names[1], args); ok {
+			return v, nil
+		}
 		if in.isExtensionTrait(names[0]) || names[0] == "Dispatch" {
 			return in.extensionCall(names[0], names[1], args, e)
 		}
@@ -446,7 +449,7 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	}
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, site)
-	v, err := in.world.Call(call)
+	v, err := in.callWorld(call)
 	if err == nil {
 		if v == nil {
 			v = dispatch.Unit{}
@@ -506,7 +509,7 @@ func (in *interp) labels(call dispatch.Call, inputs []source.Range) []diag.Label
 	var out []diag.Label
 	operands := append([]value{call.Recv}, call.Args...)
 	for i, v := range operands {
-		t, ok := dispatch.Deref(v).(*dispatch.Tensor)
+		t, ok := tensorOf(v)
 		if !ok || i >= len(inputs) {
 			continue
 		}

@@ -275,6 +275,7 @@ func splitTop(s string) []string {
 // program runs the bare statements, then main if there is one and the bare
 // statements did not already run it.
 func (in *interp) program() {
+	in.checkExtensions()
 	if len(in.file.Stmts) > 0 {
 		if sig := in.stmts(in.file.Stmts); sig != nil {
 			return
