@@ -13,7 +13,7 @@ import {
   lineNumbers,
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { HighlightStyle, StreamLanguage, bracketMatching, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, StreamLanguage, bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { rust } from "@codemirror/lang-rust";
 import { toml } from "@codemirror/legacy-modes/mode/toml";
@@ -42,9 +42,11 @@ const theme = EditorView.theme({
   ".cm-diagnostic": { fontFamily: "var(--sans)", whiteSpace: "pre-wrap" },
 });
 
+// rustfmt indents by four spaces. Code lines scroll rather than wrap;
+// Cargo.toml's long feature lists wrap.
 const languages = {
-  rust: () => rust(),
-  toml: () => StreamLanguage.define(toml),
+  rust: () => [rust(), indentUnit.of("    ")],
+  toml: () => [StreamLanguage.define(toml), EditorView.lineWrapping],
 };
 
 // createEditor turns a textarea into a CodeMirror editor and returns the
@@ -70,7 +72,6 @@ export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
         languages[textarea.dataset.editor](),
         theme,
         EditorView.cspNonce.of(nonce),
-        EditorView.lineWrapping,
         keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({
           "aria-labelledby": label ? label.id : "",

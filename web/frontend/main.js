@@ -87,6 +87,8 @@ class Playground {
 
   // changed runs after every edit: save, then check again after a pause.
   changed() {
+    // The results are stale until the re-check comes back.
+    this.results.setAttribute("aria-busy", "true");
     this.helpers.sync();
     this.remember();
     clearTimeout(this.recheckTimer);

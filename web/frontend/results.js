@@ -34,7 +34,7 @@ export const rustPanicText = (p) =>
   p.rendered + "\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
 
 function summary(view) {
-  if (view.failure) return view.failure;
+  if (view.failure) return "The run did not complete";
   const r = view.result;
   const errors = visibleDiagnostics(r, view.mode).filter((d) => d.severity === "error").length;
   if (r.status === "panicked" && view.mode === "panic") return "Burn would panic";
@@ -77,10 +77,15 @@ function diagnosticCard(d) {
       { class: "card-head" },
       el("span", { class: "badge" }, d.severity),
       el("h3", { id, "data-testid": "diagnostic-title" }, cardTitle(d)),
-      el("code", { class: "card-code" }, d.code),
     ),
     el("pre", { class: "message", "data-testid": "diagnostic-message" }, d.message),
-    el("p", { class: "where" }, gotoLink(d.file, d.span.start, at(d.file, d.span.start), "diagnostic-location"), el("span", { class: "phase" }, d.phase)),
+    el(
+      "p",
+      { class: "where" },
+      gotoLink(d.file, d.span.start, at(d.file, d.span.start), "diagnostic-location"),
+      el("span", { class: "phase" }, d.phase),
+      el("code", { class: "card-code" }, d.code),
+    ),
     d.labels?.length > 0 && el("ul", { class: "labels" }, d.labels.map((l) => el("li", {}, gotoLink(l.file, l.span.start, at(l.file, l.span.start)), " ", l.message))),
     d.help?.length > 0 && el("ul", { class: "help" }, d.help.map((h) => el("li", {}, h))),
     d.fixes?.length > 0 &&
@@ -164,7 +169,7 @@ function tracePanel(result) {
       ),
     ),
   );
-  return el("div", { class: "trace" }, el("div", { class: "trace-picture" }, traceSVG(l), legend), table);
+  return el("div", { class: "trace" }, el("div", { class: "trace-picture" }, traceSVG(l), legend), el("div", { class: "trace-rows" }, table));
 }
 
 // renderResults shows view = {result, mode, via, failure} in the results

@@ -4,18 +4,23 @@
 
 import { svg } from "./dom.js";
 
-const LABEL_WIDTH = 132;
+const LABEL_WIDTH = 160;
 const STEP = 84;
 const LANE_HEIGHT = 48;
 const TOP = 20;
 const OP_CHARS = 12;
+const LANE_CHARS = 21;
 
 const isTransfer = (op) => op.endsWith("to_device");
 
+// transferSource mirrors web/ui/trace.go: the source device named by the
+// engine's note on a transfer, or "" when the note names none.
 function transferSource(e) {
-  const i = e.note ? e.note.indexOf("from ") : -1;
-  if (i < 0 || !isTransfer(e.op)) return "";
-  return e.note.slice(i + 5).split(" to ")[0].trim();
+  if (!isTransfer(e.op) || !e.note) return "";
+  let m = /cross-backend: (.*?) -> /.exec(e.note);
+  if (m) return m[1];
+  m = /read from (.*?) and recorded/.exec(e.note);
+  return m ? m[1] : "";
 }
 
 const columnX = (i) => LABEL_WIDTH + i * STEP + STEP / 2;
@@ -61,10 +66,13 @@ export function layoutTrace(trace, panic) {
   };
 }
 
-export function shortOp(op) {
-  const chars = [...op];
-  return chars.length <= OP_CHARS ? op : chars.slice(0, OP_CHARS - 1).join("") + "…";
+function cut(s, n) {
+  const chars = [...s];
+  return chars.length <= n ? s : chars.slice(0, n - 1).join("") + "…";
 }
+
+export const shortOp = (op) => cut(op, OP_CHARS);
+export const shortDevice = (device) => cut(device, LANE_CHARS);
 
 export const shapeText = (shape) => "[" + (shape ?? []).join(", ") + "]";
 
@@ -94,7 +102,7 @@ export function traceSVG(l) {
         "g",
         { class: "lane", "data-device": lane.device },
         svg("line", { class: "lane-line", x1: LABEL_WIDTH - 8, y1: lane.y, x2: l.width - 8, y2: lane.y }),
-        svg("text", { class: "lane-label", x: 8, y: lane.y + 4 }, lane.device),
+        svg("text", { class: "lane-label", x: 8, y: lane.y + 4 }, svg("title", {}, lane.device), shortDevice(lane.device)),
       ),
     ),
     l.nodes.map((n) => [

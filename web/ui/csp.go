@@ -13,7 +13,9 @@ const nonceKey = "ui.cspNonce"
 // security policy that runs only the site's own scripts. WebAssembly needs
 // 'wasm-unsafe-eval'; styles need the nonce because the editor inserts
 // its style sheets at run time (it tags them with the nonce, read from the
-// page's csp-nonce meta element).
+// page's csp-nonce meta element). Style attributes are allowed: when a
+// keystroke replaces a selection, the browser's own editing briefly writes
+// them into the editor before CodeMirror redraws, and they cannot run code.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		nonce := newNonce()
@@ -30,7 +32,8 @@ func contentSecurityPolicy(nonce string) string {
 	return "default-src 'self'; " +
 		"script-src 'self' 'wasm-unsafe-eval'; " +
 		"style-src 'self' 'nonce-" + nonce + "'; " +
-		"img-src 'self'; " +
+		"style-src-attr 'unsafe-inline'; " +
+		"img-src 'self' data:; " +
 		"connect-src 'self'; " +
 		"worker-src 'self'; " +
 		"object-src 'none'; " +

@@ -10,11 +10,12 @@ import (
 // The trace picture's geometry, in SVG user units. The page's script draws
 // the same picture with the same numbers (web/frontend/trace.js).
 const (
-	traceLabelWidth = 132
+	traceLabelWidth = 160
 	traceStep       = 84
 	traceLaneHeight = 48
 	traceTop        = 20
 	traceOpChars    = 12
+	traceLaneChars  = 21
 )
 
 // traceLayout places a trace on a grid: one lane per device, one column per
@@ -49,15 +50,23 @@ type traceNode struct {
 // isTransfer reports whether an operation moves a tensor between devices.
 func isTransfer(op string) bool { return strings.HasSuffix(op, "to_device") }
 
-// transferSource reads the source device of a transfer from its note, which
-// the engine writes as "from <device>" (optionally followed by " to ...").
+// transferSource reads the source device of a transfer from the note the
+// engine writes on it: "cross-backend: <src> -> host memory -> <dst>", or
+// "read from <src> and recorded on the capture device". Moves within one
+// backend do not name their source, and get no arrow.
 func transferSource(e engine.TraceEntry) string {
-	_, rest, ok := strings.Cut(e.Note, "from ")
-	if !ok || !isTransfer(e.Op) {
+	if !isTransfer(e.Op) {
 		return ""
 	}
-	src, _, _ := strings.Cut(rest, " to ")
-	return strings.TrimSpace(src)
+	if _, rest, ok := strings.Cut(e.Note, "cross-backend: "); ok {
+		src, _, _ := strings.Cut(rest, " -> ")
+		return src
+	}
+	if _, rest, ok := strings.Cut(e.Note, "read from "); ok {
+		src, _, _ := strings.Cut(rest, " and recorded")
+		return src
+	}
+	return ""
 }
 
 func layoutTrace(trace []engine.TraceEntry, p *engine.Panic) traceLayout {
@@ -109,13 +118,18 @@ func panicLane(trace []engine.TraceEntry, p *engine.Panic, laneOf map[string]int
 	return 0
 }
 
-// shortOp fits an operation name under its node.
-func shortOp(op string) string {
-	r := []rune(op)
-	if len(r) <= traceOpChars {
-		return op
+// shortOp fits an operation name above its node.
+func shortOp(op string) string { return cut(op, traceOpChars) }
+
+// shortDevice fits a device's Debug form into the lane's label.
+func shortDevice(device string) string { return cut(device, traceLaneChars) }
+
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
 	}
-	return string(r[:traceOpChars-1]) + "…"
+	return string(r[:n-1]) + "…"
 }
 
 func shapeText(shape []int64) string {

@@ -128,7 +128,7 @@ func (r *resultsView) rawJSON() string {
 // summary is the one-line outcome above the tabs.
 func (r *resultsView) summary() string {
 	if r.Failure != "" {
-		return r.Failure
+		return "The run did not complete"
 	}
 	n := 0
 	for _, d := range r.diagnostics() {

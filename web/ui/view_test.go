@@ -131,15 +131,15 @@ func TestTraceLayout(t *testing.T) {
 	trace := []engine.TraceEntry{
 		{Op: "float_ones", Device: "Cuda(0)", Backend: "Cuda", Span: at(10)},
 		{Op: "float_add", Device: "Cuda(0)", Backend: "Cuda", Autodiff: true, Span: at(20)},
-		{Op: "float_to_device", Device: "Flex", Backend: "Flex", Note: "from Cuda(0) to Flex", Span: at(30)},
-		{Op: "float_to_device", Device: "Wgpu(0)", Backend: "Wgpu", Note: "moved", Span: at(40)},
+		{Op: "float_to_device", Device: "Flex", Backend: "Flex", Note: "cross-backend: Cuda(0) -> host memory -> Flex", Span: at(30)},
+		{Op: "float_to_device", Device: "Cuda(1)", Backend: "Cuda", Note: "within Cuda", Span: at(40)},
 	}
 	l := layoutTrace(trace, &engine.Panic{Span: at(35)})
 	var lanes []string
 	for _, lane := range l.Lanes {
 		lanes = append(lanes, lane.Device)
 	}
-	if got := strings.Join(lanes, ","); got != "Cuda(0),Flex,Wgpu(0)" {
+	if got := strings.Join(lanes, ","); got != "Cuda(0),Flex,Cuda(1)" {
 		t.Fatalf("lanes = %s", got)
 	}
 	if l.Nodes[2].From == nil || l.Nodes[2].From.Y != l.Lanes[0].Y || l.Nodes[2].Y != l.Lanes[1].Y {
@@ -147,6 +147,10 @@ func TestTraceLayout(t *testing.T) {
 	}
 	if l.Nodes[3].From != nil {
 		t.Error("a transfer whose note names no source got an arrow")
+	}
+	capture := engine.TraceEntry{Op: "int_to_device", Note: "read from Cpu and recorded on the capture device"}
+	if got := transferSource(capture); got != "Cpu" {
+		t.Errorf("capture transfer source = %q", got)
 	}
 	if l.Panic == nil || l.Panic.Y != l.Lanes[1].Y || l.Panic.X <= l.Nodes[3].X {
 		t.Errorf("panic at %+v: want after the last column, on the lane of the last op before it (Flex)", l.Panic)
@@ -159,6 +163,9 @@ func TestTraceLayout(t *testing.T) {
 	}
 	if got := shortOp("float_mask_where_fill"); got != "float_mask_…" || len([]rune(got)) != traceOpChars {
 		t.Errorf("shortOp = %q", got)
+	}
+	if got := shortDevice("Remote(RemoteDevice { endpoint: WebSocket })"); got != "Remote(RemoteDevice …" {
+		t.Errorf("shortDevice = %q", got)
 	}
 }
 
