@@ -52,3 +52,26 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkParse parses the golden inputs, typical snippets of a few dozen
+// lines each.
+func BenchmarkParse(b *testing.B) {
+	files, _ := filepath.Glob("testdata/parse/*.rs")
+	var srcs []string
+	size := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, string(data))
+		size += len(data)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			Parse(src)
+		}
+	}
+}

@@ -35,19 +35,22 @@ func newLexer(src string, report func(diag.Diagnostic)) lexer {
 	return lx
 }
 
-// shebangEnd skips a `#!interpreter` first line; `#![attr]` is an inner
-// attribute and stays.
+// shebangEnd skips a byte order mark and a `#!interpreter` first line, as
+// rustc does; `#![attr]` is an inner attribute and stays.
 func shebangEnd(src string) int {
-	if !strings.HasPrefix(src, "#!") {
-		return 0
+	start := 0
+	if strings.HasPrefix(src, "\uFEFF") {
+		start = len("\uFEFF")
 	}
-	rest := src[2:]
-	trimmed := strings.TrimLeft(rest, " \t\r\n")
+	if !strings.HasPrefix(src[start:], "#!") {
+		return start
+	}
+	trimmed := strings.TrimLeft(src[start+2:], " \t\r\n")
 	if strings.HasPrefix(trimmed, "[") {
-		return 0
+		return start
 	}
-	if i := strings.IndexByte(src, '\n'); i >= 0 {
-		return i
+	if i := strings.IndexByte(src[start:], '\n'); i >= 0 {
+		return start + i
 	}
 	return len(src)
 }

@@ -55,6 +55,8 @@ func TestLexTokens(t *testing.T) {
 		{"a /* b /* nested */ c */ d // e\n f", []tok{{Ident, "a", "", ""}, {Ident, "d", "", ""}, {Ident, "f", "", ""}}},
 		{"/// doc\n//! inner doc\n/** block doc */ x", []tok{{Ident, "x", "", ""}}},
 		{"#!/usr/bin/env run-cargo-script\nx", []tok{{Ident, "x", "", ""}}},
+		{"\uFEFF#!/bin/x\ny", []tok{{Ident, "y", "", ""}}},
+		{"\uFEFFz", []tok{{Ident, "z", "", ""}}},
 		{"#![allow(x)]", []tok{{Punct, "#", "", ""}, {Punct, "!", "", ""}, {Punct, "[", "", ""}, {Ident, "allow", "", ""}, {Punct, "(", "", ""}, {Ident, "x", "", ""}, {Punct, ")", "", ""}, {Punct, "]", "", ""}}},
 		{"a\u2028b\u0085c", []tok{{Ident, "a", "", ""}, {Ident, "b", "", ""}, {Ident, "c", "", ""}}},
 	}
