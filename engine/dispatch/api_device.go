@@ -293,7 +293,12 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 			return nil, ue, nil
 		}
 		return Bool(w.supportsDType(d, dt)), nil, nil
-	case "settings", "configure", "capture_scope", "memory_cleanup", "memory_persistent_allocations":
+	case "configure":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		return w.configure(d, a)
+	case "settings", "capture_scope", "memory_cleanup", "memory_persistent_allocations":
 		return nil, errUnsupported("Device::" + c.Method), nil
 	}
 	return nil, errUnknownMethod(deviceStruct, c.Method), nil
@@ -310,19 +315,49 @@ func (w *World) deviceLevel(op string, d *Device) *Panic {
 	return nil
 }
 
-// supportsDType approximates Dispatch::supports_dtype: Burn asks the
-// backend runtime, which knows the real hardware. The model accepts what
-// every backend of the family can compute in.
+// supportsDType is Dispatch::supports_dtype: the backend's dtype_usage
+// includes general use (storage and arithmetic). Flex, NdArray and
+// LibTorch answer from tables (burn-flex/src/backend.rs:138-164,
+// burn-ndarray/src/backend.rs:83-100, burn-tch/src/backend.rs:165-175);
+// cubecl backends ask the GPU, so the model answers for the common
+// hardware of each family.
 func (w *World) supportsDType(d *Device, dt DType) bool {
+	d = d.Inner()
+	switch d.backend {
+	case Flex:
+		switch dt {
+		case F64, F32, F16, BF16, "Bool(Native)", "Bool(U8)":
+			return true
+		}
+		return dt.IsInt()
+	case NdArray:
+		switch dt {
+		case F64, F32, "Flex32", "Bool(Native)":
+			return true
+		}
+		return dt.IsInt()
+	case LibTorch:
+		switch dt {
+		case F64, F32, F16, BF16, I64, I32, I16, I8, U8:
+			return true
+		}
+		return dt.IsBool()
+	case Remote:
+		if d.remote != nil && d.remote.server != nil {
+			if host := hostedBackend(d.remote.server.Device); host != nil {
+				return w.supportsDType(host, dt)
+			}
+		}
+	}
 	switch dt {
-	case F32, I32, "Flex32":
+	case F32, I32, U32, "Flex32", "Bool(U8)", "Bool(U32)":
 		return true
 	case F64, I64:
 		return d.backend != Metal && d.backend != WebGpu && d.backend != Wgpu
 	case F16, BF16:
-		return d.backend.isCube() || d.backend == LibTorch
+		return d.backend == Cuda || d.backend == Rocm
 	}
-	return dt.IsInt() || dt.IsBool()
+	return dt.IsInt() && d.backend != WebGpu
 }
 
 // prepare is what happens when an operation first touches a device: the
@@ -393,4 +428,58 @@ func (w *World) adapter(d *Device) *Panic {
 		}
 	}
 	return nil
+}
+
+// configure is Device::configure(config) (crates/burn-tensor/src/device.rs:725-772):
+// each dtype must be supported, then the settings registry takes them
+// unless the device's settings were already read or set. Both failures
+// are a Result's Err, not a panic.
+func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
+	var parts []Value
+	switch v := a.get(0).(type) {
+	case Tuple:
+		parts = v
+	default:
+		parts = []Value{v}
+	}
+	s := w.builtinDefaults(d.Inner())
+	for _, part := range parts {
+		e, ok := Deref(part).(*Enum)
+		if !ok {
+			return nil, errArgType(1, "impl Into<DeviceConfig>", a.c.Args[0]), nil
+		}
+		dt, ue := dtypeValue(e)
+		if ue != nil {
+			return nil, errArgType(1, "impl Into<DeviceConfig>", a.c.Args[0]), nil
+		}
+		switch {
+		case e.Type == "FloatDType" || (e.Type == "DType" && dt.IsFloat()):
+			s.float = dt
+		case e.Type == "IntDType" || (e.Type == "DType" && dt.IsInt()):
+			s.int = dt
+		default:
+			s.bool = dt
+		}
+	}
+	for _, dt := range []DType{s.float, s.int, s.bool} {
+		if !w.supportsDType(d, dt) {
+			return deviceError("UnsupportedDType", d, dt), nil, nil
+		}
+	}
+	key := d.Inner().Debug()
+	if _, locked := w.settings[key]; locked {
+		return deviceError("AlreadyInitialized", d, ""), nil, nil
+	}
+	w.settings[key] = s
+	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unit{}}}, nil, nil
+}
+
+// deviceError is Err(DeviceError::..) (crates/burn-std/src/device_settings.rs:59-101);
+// the device is the DispatchDevice's Debug.
+func deviceError(variant string, d *Device, dt DType) *Enum {
+	named := map[string]Value{"device": Str(d.Debug())}
+	if dt != "" {
+		named["dtype"] = dtypeEnum(dt)
+	}
+	return &Enum{Type: "Result", Variant: "Err", Fields: []Value{&Enum{Type: "DeviceError", Variant: variant, Named: named}}}
 }

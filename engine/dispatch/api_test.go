@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -345,5 +346,39 @@ func TestIndexingAndModuleOps(t *testing.T) {
 	mustCall(t, w, method(m, "scatter", i(1), ones(t, w, d, "Int", 2, 3), m, enum("IndexingUpdateOp", "Add")))
 	if op := w.Trace()[len(w.Trace())-1].Op; op != "bool_scatter_or" {
 		t.Errorf("bool scatter op %s", op)
+	}
+}
+
+func TestConfigure(t *testing.T) {
+	w := world(t, "flex")
+	flex := device(t, w, "flex")
+	ok := mustCall(t, w, method(flex, "configure", enum("FloatDType", "F16"))).(*Enum)
+	if ok.Variant != "Ok" {
+		t.Fatalf("first configure = %s", Debug(ok))
+	}
+	// The autodiff device shares the inner device's settings.
+	ad := mustCall(t, w, method(flex, "autodiff")).(*Device)
+	if x := ones(t, w, ad, "", 2); x.DType() != F16 {
+		t.Errorf("float dtype after configure = %s", x.DType())
+	}
+	again := mustCall(t, w, method(flex, "configure", enum("FloatDType", "F32"))).(*Enum)
+	if Debug(again) != `Err(AlreadyInitialized { device: "Flex(Cpu)" })` {
+		t.Errorf("second configure = %s", Debug(again))
+	}
+	if s, _ := Display(again.Fields[0]); !strings.HasPrefix(s, "Device Flex(Cpu) settings have already been initialized and cannot be changed.\n") {
+		t.Errorf("Display = %q", s)
+	}
+	// A tensor op locks the defaults too.
+	w2 := world(t, "flex")
+	d2 := device(t, w2, "flex")
+	ones(t, w2, d2, "Int", 2)
+	if got := mustCall(t, w2, method(d2, "configure", Tuple{enum("FloatDType", "BF16"), enum("IntDType", "I64")})).(*Enum); got.Variant != "Err" {
+		t.Errorf("configure after an op = %s", Debug(got))
+	}
+	// An unsupported dtype is refused first.
+	w3 := world(t, "wgpu")
+	gpu := device(t, w3, "wgpu", enum("DeviceKind", "DefaultDevice"))
+	if got := mustCall(t, w3, method(gpu, "configure", enum("FloatDType", "F64"))); Debug(got) != `Err(UnsupportedDType { device: "Wgpu(DefaultDevice)", dtype: F64 })` {
+		t.Errorf("configure F64 on wgpu = %s", Debug(got))
 	}
 }

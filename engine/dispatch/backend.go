@@ -114,7 +114,22 @@ func (d DType) IsBool() bool { return len(d) > 4 && d[:4] == "Bool" }
 // devices), burn-capture/src/capture.rs:103-109.
 type dtypeDefaults struct{ float, int, bool DType }
 
+// defaultsFor is get_device_settings: the device's settings from the
+// process-wide registry, which the first read locks; a configure() before
+// that sets them (crates/burn-backend/src/backend/device.rs:38-214). The
+// registry key is the inner device: an autodiff device shares its
+// settings.
 func (w *World) defaultsFor(d *Device) dtypeDefaults {
+	key := d.Inner().Debug()
+	if s, ok := w.settings[key]; ok {
+		return s
+	}
+	s := w.builtinDefaults(d.Inner())
+	w.settings[key] = s
+	return s
+}
+
+func (w *World) builtinDefaults(d *Device) dtypeDefaults {
 	switch d.backend {
 	case Flex:
 		return dtypeDefaults{F32, I32, "Bool(Native)"}
@@ -134,7 +149,7 @@ func (w *World) defaultsFor(d *Device) dtypeDefaults {
 		// handshake (RemoteDevice::defaults, rem/src/client/runner.rs:353-364).
 		if d.remote != nil && d.remote.server != nil {
 			if host := hostedBackend(d.remote.server.Device); host != nil {
-				return w.defaultsFor(host)
+				return w.builtinDefaults(host)
 			}
 		}
 		return dtypeDefaults{F32, I32, "Bool(Native)"}

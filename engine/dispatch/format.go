@@ -83,8 +83,25 @@ func Display(v Value) (s string, ok bool) {
 		return dimsDebug(x.dims), true
 	case *Tensor:
 		return tensorDisplay(x), true
+	case *Enum:
+		if x.Type == "DeviceError" {
+			return deviceErrorDisplay(x), true
+		}
 	}
 	return "", false
+}
+
+// deviceErrorDisplay is DeviceError's thiserror Display
+// (crates/burn-std/src/device_settings.rs:63-80).
+func deviceErrorDisplay(e *Enum) string {
+	device, _ := Deref(e.Named["device"]).(Str)
+	if e.Variant == "UnsupportedDType" {
+		return fmt.Sprintf("Device %s does not support the requested data type %s", device, Debug(e.Named["dtype"]))
+	}
+	return fmt.Sprintf("Device %s settings have already been initialized and cannot be changed.\n"+
+		"Default data types lock on the first tensor operation for a device (or on a previous "+
+		"`set_default_dtypes`/`configure` call). Configure the device before creating any tensor "+
+		"on it, or create tensors with an explicit dtype instead.", device)
 }
 
 // tensorDisplay follows burn-tensor's display_fmt_impl

@@ -88,13 +88,14 @@ type World struct {
 	nextHandle  uint64 // fusion and router tensor ids (TensorId counters)
 	nextCapture int    // CaptureDevice ids
 	remoteIDs   map[string]int
-	connected   map[int]bool // remote registry ids whose session is open
+	connected   map[int]bool            // remote registry ids whose session is open
+	settings    map[string]dtypeDefaults // the device settings registry, by inner device
 	serving     bool
 }
 
 // NewWorld starts a process with the given build and machine.
 func NewWorld(cfg Config) *World {
-	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, connected: map[int]bool{}}
+	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, connected: map[int]bool{}, settings: map[string]dtypeDefaults{}}
 }
 
 // SetSite tags the TraceEvents and the tensors created by the following
