@@ -88,7 +88,7 @@ type World struct {
 	nextHandle  uint64 // fusion and router tensor ids (TensorId counters)
 	nextCapture int    // CaptureDevice ids
 	remoteIDs   map[string]int
-	connected   map[int]bool            // remote registry ids whose session is open
+	connected   map[int]bool             // remote registry ids whose session is open
 	settings    map[string]dtypeDefaults // the device settings registry, by inner device
 	serving     bool
 }
