@@ -17,14 +17,15 @@ const locBridgeBool = "crates/burn-tensor/src/bridge/ops/bool.rs"
 var moreTensorMethods = map[string]bool{
 	"cross": true, "gather_nd": true, "scatter_nd": true, "select_assign": true, "movedim": true,
 	"unsqueeze_dims": true, "squeeze_dims": true, "unfold": true, "take": true, "split": true,
-	"split_with_sizes": true, "chunk": true, "tril": true, "triu": true,
+	"split_with_sizes": true, "chunk": true, "tril": true, "triu": true, "slice_assign": true,
+	"mask_select": true, "into_scalar_async": true,
 }
 
 func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
 	want := map[string]int{"cross": 2, "gather_nd": 1, "scatter_nd": 3, "select_assign": 4, "movedim": 2,
 		"unsqueeze_dims": 1, "squeeze_dims": 1, "unfold": 3, "take": 2, "split": 2, "split_with_sizes": 2,
-		"chunk": 2, "tril": 1, "triu": 1}[c.Method]
+		"chunk": 2, "tril": 1, "triu": 1, "slice_assign": 2, "mask_select": 1, "into_scalar_async": 0}[c.Method]
 	if ue := a.want(want); ue != nil {
 		return nil, ue, nil
 	}
@@ -215,6 +216,50 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		return w.finish(t.kind.opPrefix()+"_select", t, pl, p, t.kind, shape, t.dtype)
 	case "split", "split_with_sizes", "chunk":
 		return w.split(t, c.Method, a)
+	case "slice_assign":
+		slices, ue := parseSlices(a.get(0))
+		if ue != nil {
+			ue.Arg = 1
+			return nil, ue, nil
+		}
+		values, ue := sameTensorArg(a, 1, t)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if p := checkFailed(burncheck.TensorSliceAssign(t.shape, values.shape, slices)); p != nil {
+			return nil, nil, p
+		}
+		var pl placement
+		var p *Panic
+		if t.kind == KindFloat {
+			pl, p = w.routeBinaryFloat(t, values)
+		} else {
+			pl, p = w.routeBinaryOp(t, values)
+		}
+		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+	case "mask_select":
+		mask, ok := a.get(0).(*Tensor)
+		if !ok || mask.kind != KindBool || mask.Rank() != rank {
+			return nil, errArgType(1, fmt.Sprintf("Tensor<%d, Bool>", rank), c.Args[0]), nil
+		}
+		if p := checkFailed(burncheck.TensorMaskSelect(t.shape, mask.shape)); p != nil {
+			return nil, nil, p
+		}
+		pl, p := w.routeIndexed(t, mask)
+		n, _ := numElements(t.shape)
+		out, ue, p := w.finish(op, t, pl, p, t.kind, []int64{n}, t.dtype)
+		if out != nil {
+			w.trace[len(w.trace)-1].Note = "the length is the number of true values in the mask; the shape shows its upper bound"
+		}
+		return out, ue, p
+	case "into_scalar_async":
+		if p := checkFailed(burncheck.TensorIntoScalarAsync(t.shape)); p != nil {
+			return nil, nil, p
+		}
+		if _, p := w.unaryOp(t, t.kind.opPrefix()+"_into_data", t.kind, nil, t.dtype); p != nil {
+			return nil, nil, p
+		}
+		return Unknown{}, nil, nil
 	case "tril", "triu":
 		if t.kind == KindBool {
 			return nil, errTraitBounds(c.Method, t), nil

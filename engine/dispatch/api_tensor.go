@@ -400,7 +400,7 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	if !ok {
 		switch method {
 		case "quantize", "dequantize", "sort", "argsort", "cov", "var", "median", "iter_dim", "roll",
-			"slice_assign", "mask_select", "cast", "into_primitive", "try_into_primitive":
+			"cast", "into_primitive", "try_into_primitive":
 			return nil, errUnsupported("Tensor::" + method), nil
 		}
 		return nil, errUnknownMethod(tensorStruct, method), nil
