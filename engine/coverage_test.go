@@ -223,7 +223,7 @@ func coverageReport(rows []panicRow, reproducedBy map[string][]string, reasons m
 	b.WriteString("| id | location | kind | message | reachable | status |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n",
-			r.ID, markdownText(location(r)), markdownText(r.Kind), markdownText(truncate(r.Message, 80)),
+			r.ID, markdownText(location(r)), markdownText(r.Kind), markdownText(truncate(strings.Join(strings.Fields(r.Message), " "), 80)),
 			markdownText(r.Reachable), status(r, reproducedBy[r.ID], reasons[r.ID]))
 	}
 	return b.String()
