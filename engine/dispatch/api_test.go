@@ -384,3 +384,34 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("configure F64 on wgpu = %s", Debug(got))
 	}
 }
+
+func TestLinalgAndSignal(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	x := ones(t, w, d, "", 5, 3, 3)
+	linalg := func(name string, generics []string, args ...Value) Call {
+		return Call{Path: []string{"burn", "tensor", "linalg", name}, Generics: [][]string{nil, nil, nil, generics}, Args: args}
+	}
+	det := mustCall(t, w, linalg("det", []string{"3", "2", "1"}, x)).(*Tensor)
+	if !slices.Equal(det.Shape(), []int64{5}) {
+		t.Errorf("det shape %v", det.Shape())
+	}
+	diag := mustCall(t, w, linalg("diag", []string{"3", "2"}, ones(t, w, d, "", 2, 3, 4))).(*Tensor)
+	if !slices.Equal(diag.Shape(), []int64{2, 3}) {
+		t.Errorf("diag shape %v", diag.Shape())
+	}
+	qr := mustCall(t, w, linalg("qr", nil, ones(t, w, d, "", 4, 3), Bool(true))).(Tuple)
+	if !slices.Equal(qr[0].(*Tensor).Shape(), []int64{4, 3}) || !slices.Equal(qr[1].(*Tensor).Shape(), []int64{3, 3}) {
+		t.Errorf("qr shapes %s", Debug(qr))
+	}
+	if p := mustPanic(t, w, linalg("det", []string{"3", "3", "1"}, x)); p.ID != "bt-check-det-d1" {
+		t.Errorf("det::<3, 3, 1>: %s", p.ID)
+	}
+	spec := mustCall(t, w, Call{Path: []string{"burn", "tensor", "signal", "rfft"}, Args: []Value{ones(t, w, d, "", 2, 8), i(1), enum("Option", "None")}}).(Tuple)
+	if !slices.Equal(spec[1].(*Tensor).Shape(), []int64{2, 5}) {
+		t.Errorf("rfft shapes %s", Debug(spec))
+	}
+	if p := mustPanic(t, w, Call{Path: []string{"signal", "rfft"}, Args: []Value{ones(t, w, d, "", 6), i(0), enum("Option", "None")}}); p.ID != "bt-check-pow2" {
+		t.Errorf("rfft of 6: %s", p.ID)
+	}
+}

@@ -131,6 +131,13 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.linearConfigFunction(name, c)
 	case "Endpoint", "RemoteSecret", "Channel":
 		return w.remoteFunction(typ, name, c)
+	case "linalg":
+		return w.linalgFunction(name, c)
+	case "signal":
+		if name == "rfft" {
+			return w.rfft(c)
+		}
+		return nil, errUnsupported("burn::tensor::signal::" + name), nil
 	case "ConvOptions", "ConvTransposeOptions":
 		return w.convOptionsFunction(typ, name, c)
 	case "DType":
