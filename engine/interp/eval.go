@@ -155,8 +155,91 @@ func (in *interp) bindPattern(p syntax.Pattern, v value) {
 func (in *interp) matchPattern(p syntax.Pattern, v value, bind bool) bool {
 	switch p := p.(type) {
 	case *syntax.IdentPat:
+		if p.Sub != nil && !in.matchPattern(p.Sub, v, bind) {
+			return false
+		}
 		if bind {
 			in.define(p.Name, v, p.Mut, p.Range)
+		}
+		return true
+	case *syntax.ParenPat:
+		return in.matchPattern(p.Pat, v, bind)
+	case *syntax.RefPat:
+		return in.matchPattern(p.Pat, dispatch.Deref(v), bind)
+	case *syntax.OrPat:
+		for _, alt := range p.Alts {
+			if in.matchPattern(alt, v, false) {
+				return in.matchPattern(alt, v, bind)
+			}
+		}
+		return false
+	case *syntax.RestPat, *syntax.BadPat:
+		return true
+	case *syntax.RangePat:
+		n, ok := asFloat(v)
+		if !ok {
+			return isUnknown(v)
+		}
+		if p.Lo != nil {
+			lo, sig := in.expr(p.Lo)
+			if l, ok := asFloat(lo); sig == nil && ok && n < l {
+				return false
+			}
+		}
+		if p.Hi != nil {
+			hi, sig := in.expr(p.Hi)
+			if h, ok := asFloat(hi); sig == nil && ok && (n > h || (!p.Inclusive && n == h)) {
+				return false
+			}
+		}
+		return true
+	case *syntax.StructPat:
+		e, ok := dispatch.Deref(v).(*dispatch.Enum)
+		if !ok || e.Variant != p.Path[len(p.Path)-1].Name {
+			if !ok {
+				for _, f := range p.Fields {
+					in.matchPattern(f.Pat, unknown, bind)
+				}
+			}
+			return !ok && isUnknown(v)
+		}
+		for _, f := range p.Fields {
+			fv, has := e.Named[f.Name]
+			if !has {
+				fv = unknown
+			}
+			if !in.matchPattern(f.Pat, fv, bind) {
+				return false
+			}
+		}
+		return true
+	case *syntax.SlicePat:
+		arr, ok := dispatch.Deref(v).(*dispatch.Array)
+		if !ok {
+			return isUnknown(v)
+		}
+		rest := -1
+		for i, el := range p.Elems {
+			if _, isRest := el.(*syntax.RestPat); isRest {
+				rest = i
+			}
+		}
+		if rest < 0 && len(arr.Elems) != len(p.Elems) || rest >= 0 && len(arr.Elems) < len(p.Elems)-1 {
+			return false
+		}
+		for i, el := range p.Elems {
+			switch {
+			case rest >= 0 && i == rest:
+				continue
+			case rest >= 0 && i > rest:
+				if !in.matchPattern(el, arr.Elems[len(arr.Elems)-(len(p.Elems)-i)], bind) {
+					return false
+				}
+			default:
+				if !in.matchPattern(el, arr.Elems[i], bind) {
+					return false
+				}
+			}
 		}
 		return true
 	case *syntax.WildPat:
