@@ -41,42 +41,38 @@ func requireChromium(t *testing.T) {
 	}
 }
 
-// bundle builds web/static/dist with the project's esbuild invocation
-// (`npm run build`), once per test binary, so the page under test is the
-// page of the working tree.
-var bundle = sync.OnceValues(func() (string, error) {
-	root, err := wasmtest.ModuleRoot()
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(filepath.Join(root, "node_modules", "esbuild")); err != nil {
-		return "", fmt.Errorf("node_modules/esbuild is missing: run `npm ci` in %s first", root)
-	}
-	cmd := exec.Command("npm", "run", "--silent", "build")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm run build: %v\n%s", err, out)
-	}
-	return root, nil
-})
+// bundleArgs are the esbuild arguments of the build:web task in
+// Taskfile.yml, less the output folder.
+var bundleArgs = []string{
+	"web/frontend/main.js", "web/frontend/worker.js",
+	"--bundle", "--minify", "--format=esm", "--target=es2022", "--log-level=warning",
+}
 
 // staticTree is web/static as the server serves it in production: the
-// committed files, the freshly built bundle and an engine.wasm built from
-// the working tree. Modules left in web/static by an earlier build (and
-// their compressed siblings, which the server prefers) are not copied.
+// committed files, a bundle built now from web/frontend (as build:web
+// builds it) and an engine.wasm built from the working tree. Modules and
+// bundles left in web/static by an earlier build (and the compressed
+// siblings the server would prefer) are not copied.
 func staticTree(t *testing.T) fs.FS {
 	t.Helper()
-	root, err := bundle()
+	root, err := wasmtest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "@codemirror")); err != nil {
+		t.Fatalf("node_modules is missing: run `npm ci` in %s first", root)
 	}
 	dir := t.TempDir()
 	src := os.DirFS(filepath.Join(root, "web", "static"))
 	err = fs.WalkDir(src, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || strings.Contains(name, ".wasm") {
+		switch {
+		case err != nil:
 			return err
-		}
-		if d.IsDir() {
+		case name == "dist":
+			return fs.SkipDir
+		case strings.Contains(name, ".wasm"):
+			return nil
+		case d.IsDir():
 			return os.MkdirAll(filepath.Join(dir, name), 0o755)
 		}
 		data, err := fs.ReadFile(src, name)
@@ -87,6 +83,11 @@ func staticTree(t *testing.T) fs.FS {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	cmd := exec.Command("go", append(append([]string{"tool", "esbuild"}, bundleArgs...), "--outdir="+filepath.Join(dir, "dist"))...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("bundle web/frontend: %v\n%s", err, out)
 	}
 	if err := os.WriteFile(filepath.Join(dir, web.EngineWasm), wasmtest.Build(t), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package ui
 import (
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,16 +34,47 @@ func (p *pages) catalogRecord(c echo.Context) error {
 	return Render(c, http.StatusOK, catalogRecordPage(p.meta(c, r.Title, r.Documentation), r, v, p.deps.AssetURL))
 }
 
-// recordExample is the example that shows a record's error: the one named
-// after its code, else the first whose expected result names the code.
+// recordExample is the example that shows a record's error: the first
+// whose expected result leads with the record's code.
 func recordExample(code string) (examples.Example, bool) {
-	if ex, ok := examples.ByName(code); ok {
-		return ex, true
+	exs := examplesByRecord()[code]
+	if len(exs) == 0 {
+		return examples.Example{}, false
 	}
+	return exs[0], true
+}
+
+// examplesByRecord maps a catalog code to the examples whose expected
+// result leads with it, in name order. It is derived once from embedded
+// data and never changes.
+var examplesByRecord = sync.OnceValue(func() map[string][]examples.Example {
+	m := map[string][]examples.Example{}
 	for _, ex := range examples.All() {
-		if strings.Contains(ex.Want, `"`+code+`"`) {
-			return ex, true
+		if code := leadingCode(ex.Want); code != "" {
+			m[code] = append(m[code], ex)
 		}
 	}
-	return examples.Example{}, false
+	return m
+})
+
+// leadingCode is the first catalog code an example's `want` section names:
+// its panic ("panic: <code> at 5:17-5:22") or its first diagnostic
+// ("check error <code> main.rs:5:17-5:22").
+func leadingCode(want string) string {
+	for _, line := range strings.Split(want, "\n") {
+		f := strings.Fields(line)
+		var code string
+		switch {
+		case len(f) >= 2 && f[0] == "panic:":
+			code = f[1]
+		case len(f) >= 3 && (f[1] == "error" || f[1] == "warning" || f[1] == "note"):
+			code = f[2]
+		default:
+			continue
+		}
+		if _, ok := catalog.ByCode(code); ok {
+			return code
+		}
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -86,7 +87,7 @@ func (p *pages) showPlayground(c echo.Context, status int, title string, v playg
 	if v.Results == nil {
 		v.Results = p.runState(c.Request().Context(), v.State)
 	}
-	v.Groups = exampleGroups(examples.All())
+	v.Groups = menuGroups()
 	return Render(c, status, playgroundPage(p.meta(c, title, playgroundDescription), v, p.deps.AssetURL))
 }
 
@@ -101,6 +102,11 @@ func (p *pages) runState(ctx context.Context, s State) *resultsView {
 	}
 	return &resultsView{Result: res, Mode: s.Mode}
 }
+
+// menuGroups is built once: the examples and the catalog are embedded.
+var menuGroups = sync.OnceValue(func() []exampleGroup {
+	return exampleGroups(examples.All(), examplesByRecord(), cardTitle)
+})
 
 func exampleState(ex examples.Example) State {
 	return newState(ex.Config, ex.Snippet, ModePanic)

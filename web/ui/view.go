@@ -151,8 +151,21 @@ func (r *resultsView) summary() string {
 
 // exampleGroup is one heading of the examples menu.
 type exampleGroup struct {
-	Title    string
-	Examples []examples.Example
+	Title string
+	Links []exampleLink
+}
+
+type exampleLink struct {
+	Name  string // the example's name: it opens at /examples/{Name}
+	Label string
+}
+
+func linksTo(exs []examples.Example) []exampleLink {
+	links := make([]exampleLink, len(exs))
+	for i, ex := range exs {
+		links[i] = exampleLink{Name: ex.Name, Label: ex.Title}
+	}
+	return links
 }
 
 // groupTitles names the groups the menu shows first, in this order; other
@@ -160,10 +173,13 @@ type exampleGroup struct {
 var groupTitles = []struct{ group, title string }{
 	{"tour", "Tour"},
 	{"backends", "By backend"},
-	{"errors", "By catalog record"},
 }
 
-func exampleGroups(all []examples.Example) []exampleGroup {
+// exampleGroups builds the examples menu: the tour, the examples by
+// backend, one example per catalog record (titled by the record), then
+// every other group. records maps a catalog code to its examples and
+// titles to the record titles.
+func exampleGroups(all []examples.Example, records map[string][]examples.Example, titles func(code string) string) []exampleGroup {
 	byGroup := map[string][]examples.Example{}
 	for _, ex := range all {
 		byGroup[ex.Group] = append(byGroup[ex.Group], ex)
@@ -171,9 +187,17 @@ func exampleGroups(all []examples.Example) []exampleGroup {
 	var groups []exampleGroup
 	for _, g := range groupTitles {
 		if exs := byGroup[g.group]; len(exs) > 0 {
-			groups = append(groups, exampleGroup{Title: g.title, Examples: exs})
+			groups = append(groups, exampleGroup{Title: g.title, Links: linksTo(exs)})
 			delete(byGroup, g.group)
 		}
+	}
+	if len(records) > 0 {
+		byRecord := exampleGroup{Title: "By catalog record"}
+		for code, exs := range records {
+			byRecord.Links = append(byRecord.Links, exampleLink{Name: exs[0].Name, Label: titles(code)})
+		}
+		sort.Slice(byRecord.Links, func(i, j int) bool { return byRecord.Links[i].Label < byRecord.Links[j].Label })
+		groups = append(groups, byRecord)
 	}
 	rest := make([]string, 0, len(byGroup))
 	for name := range byGroup {
@@ -185,7 +209,7 @@ func exampleGroups(all []examples.Example) []exampleGroup {
 		if title == "" {
 			title = "Other"
 		}
-		groups = append(groups, exampleGroup{Title: strings.ToUpper(title[:1]) + title[1:], Examples: byGroup[name]})
+		groups = append(groups, exampleGroup{Title: strings.ToUpper(title[:1]) + title[1:], Links: linksTo(byGroup[name])})
 	}
 	return groups
 }

@@ -109,12 +109,19 @@ func TestExampleGroupsOrderTheTourFirst(t *testing.T) {
 		{Name: "a", Group: "remote"}, {Name: "b", Group: "backends"}, {Name: "c", Group: "tour"},
 		{Name: "d", Group: "errors"}, {Name: "e", Group: "autodiff"}, {Name: "f", Group: "tour"},
 	}
+	records := map[string][]examples.Example{"zeta-code": {all[0]}, "alpha-code": {all[3], all[4]}}
+	title := func(code string) string { return "Title of " + code }
 	var titles []string
-	for _, g := range exampleGroups(all) {
-		titles = append(titles, g.Title+":"+g.Examples[0].Name)
+	for _, g := range exampleGroups(all, records, title) {
+		var names []string
+		for _, l := range g.Links {
+			names = append(names, l.Name)
+		}
+		titles = append(titles, g.Title+":"+strings.Join(names, ","))
 	}
-	if got := strings.Join(titles, " "); got != "Tour:c By backend:b By catalog record:d Autodiff:e Remote:a" {
-		t.Errorf("groups = %s", got)
+	want := "Tour:c,f By backend:b By catalog record:d,a Autodiff:e Errors:d Remote:a"
+	if got := strings.Join(titles, " "); got != want {
+		t.Errorf("groups = %s\nwant     %s", got, want)
 	}
 	if ex, _ := defaultExample(all); ex.Name != "c" {
 		t.Errorf("default example = %s, want the first of the tour", ex.Name)
@@ -123,6 +130,22 @@ func TestExampleGroupsOrderTheTourFirst(t *testing.T) {
 		if ex.Group == "" {
 			t.Errorf("example %s has no group for the menu", ex.Name)
 		}
+	}
+}
+
+func TestRecordsFindTheirExamples(t *testing.T) {
+	for want, text := range map[string]string{
+		libtorchCode:          "status: panicked\npanic: " + libtorchCode + " at 5:25-5:43\n  location: x\n",
+		"feature-not-enabled": "status: rejected\ncheck error feature-not-enabled main.rs:1:1-1:2\nrun error " + libtorchCode + " main.rs:1:1-1:2\n",
+		"":                    "status: ok\ntrace float_add Flex\n",
+	} {
+		if got := leadingCode(text); got != want {
+			t.Errorf("leadingCode(%q) = %q, want %q", text, got, want)
+		}
+	}
+	ex, ok := recordExample(libtorchCode)
+	if !ok || leadingCode(ex.Want) != libtorchCode {
+		t.Fatalf("no example leads with %s", libtorchCode)
 	}
 }
 
