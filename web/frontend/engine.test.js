@@ -82,3 +82,39 @@ test("only the latest of several waiting runs is run", async () => {
   assert.equal(await second, null);
   assert.equal((await third).result.echo, "c");
 });
+
+test("without a worker, runs go to the server's /api/run", async () => {
+  const statuses = [];
+  const calls = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url, init) => {
+    calls.push({ url, body: JSON.parse(init.body) });
+    if (JSON.parse(init.body).snippet === "busy") {
+      return new Response(JSON.stringify({ error: "every instance is busy" }), { status: 429 });
+    }
+    return new Response(JSON.stringify({ status: "ok", diagnostics: [] }), { status: 200 });
+  };
+  try {
+    const e = new Engine({
+      workerURL: "worker.js",
+      wasmURL: "engine.wasm",
+      timeLimitMs: 50,
+      timeLimitResult: limitResult,
+      onStatus: (s) => statuses.push(s.state),
+      newWorker: () => {
+        throw new Error("workers are disabled");
+      },
+    });
+    e.start();
+    const out = await e.run({ config: "c", snippet: "s" });
+    assert.deepEqual(statuses, ["loading", "server"]);
+    assert.equal(out.via, "server");
+    assert.equal(out.result.status, "ok");
+    assert.deepEqual(calls[0], { url: "/api/run", body: { config: "c", snippet: "s" } });
+    const busy = await e.run({ config: "c", snippet: "busy" });
+    assert.equal(busy.result, null);
+    assert.match(busy.failure, /every instance is busy/);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
