@@ -18,14 +18,15 @@ var moreTensorMethods = map[string]bool{
 	"cross": true, "gather_nd": true, "scatter_nd": true, "select_assign": true, "movedim": true,
 	"unsqueeze_dims": true, "squeeze_dims": true, "unfold": true, "take": true, "split": true,
 	"split_with_sizes": true, "chunk": true, "tril": true, "triu": true, "slice_assign": true,
-	"mask_select": true, "into_scalar_async": true,
+	"mask_select": true, "into_scalar_async": true, "quantize_dynamic": true, "dequantize": true,
 }
 
 func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
 	want := map[string]int{"cross": 2, "gather_nd": 1, "scatter_nd": 3, "select_assign": 4, "movedim": 2,
 		"unsqueeze_dims": 1, "squeeze_dims": 1, "unfold": 3, "take": 2, "split": 2, "split_with_sizes": 2,
-		"chunk": 2, "tril": 1, "triu": 1, "slice_assign": 2, "mask_select": 1, "into_scalar_async": 0}[c.Method]
+		"chunk": 2, "tril": 1, "triu": 1, "slice_assign": 2, "mask_select": 1, "into_scalar_async": 0,
+		"quantize_dynamic": 1, "dequantize": 0}[c.Method]
 	if ue := a.want(want); ue != nil {
 		return nil, ue, nil
 	}
@@ -252,6 +253,29 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			w.trace[len(w.trace)-1].Note = "the length is the number of true values in the mask; the shape shows its upper bound"
 		}
 		return out, ue, p
+	case "quantize_dynamic":
+		if t.kind != KindFloat {
+			return nil, errTraitBounds(c.Method, t), nil
+		}
+		if _, ok := a.get(0).(*QuantScheme); !ok {
+			return nil, errArgType(1, "&QuantScheme", c.Args[0]), nil
+		}
+		// The scales come from the tensor's own range; quantize then
+		// routes the tensor and its scales like any multi-input op.
+		out, p := w.unaryOp(t, "quantize", KindQFloat, nil, "QFloat(QuantScheme { .. })")
+		if p != nil {
+			return nil, nil, p
+		}
+		return out, nil, nil
+	case "dequantize":
+		if t.kind != KindQFloat {
+			return nil, errTraitBounds(c.Method, t), nil
+		}
+		out, p := w.unaryOp(t, "dequantize", KindFloat, nil, w.defaultsFor(t.on).float)
+		if p != nil {
+			return nil, nil, p
+		}
+		return out, nil, nil
 	case "into_scalar_async":
 		if p := checkFailed(burncheck.TensorIntoScalarAsync(t.shape)); p != nil {
 			return nil, nil, p
@@ -518,4 +542,25 @@ func genericRankAt(generics [][]string, i int) int {
 		return -1
 	}
 	return genericRank([][]string{generics[0][i:]})
+}
+
+// QuantScheme is burn's quantization scheme; the model keeps no fields of
+// it, since only whether a tensor is quantized changes routing and checks.
+type QuantScheme struct{}
+
+func (*QuantScheme) TypeName() string { return "QuantScheme" }
+
+func (w *World) quantSchemeFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "default" || len(c.Args) != 0 {
+		return nil, errUnknownFunction("struct `QuantScheme`", name), nil
+	}
+	return &QuantScheme{}, nil, nil
+}
+
+func (w *World) quantSchemeMethod(s *QuantScheme, c Call) (Value, *UsageError, *Panic) {
+	switch c.Method {
+	case "clone", "with_value", "with_level", "with_mode", "with_param", "with_store", "with_acc_precision":
+		return s, nil, nil
+	}
+	return nil, errUnknownMethod("struct `QuantScheme`", c.Method), nil
 }

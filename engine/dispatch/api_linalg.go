@@ -25,7 +25,7 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 	if ue != nil {
 		return nil, ue, nil
 	}
-	if name != "diag" && t.kind != KindFloat {
+	if name != "diag" && t.kind != KindFloat && t.kind != KindQFloat {
 		return nil, errArgType(1, "Tensor<D>", c.Args[0]), nil
 	}
 	g := lastGenerics(c)

@@ -415,3 +415,33 @@ func TestLinalgAndSignal(t *testing.T) {
 		t.Errorf("rfft of 6: %s", p.ID)
 	}
 }
+
+func TestQuantized(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	scheme := mustCall(t, w, fn("burn::tensor::quantization::QuantScheme::default"))
+	q := mustCall(t, w, method(ones(t, w, d, "", 2, 3, 3), "quantize_dynamic", ref(scheme))).(*Tensor)
+	if q.KindName() != "QFloat" || q.TypeName() != "Tensor<3>" {
+		t.Fatalf("quantized: %s %s", q.KindName(), q.TypeName())
+	}
+	r := mustCall(t, w, method(q, "reshape", dims(6, 3))).(*Tensor)
+	if r.KindName() != "QFloat" || w.Trace()[len(w.Trace())-1].Op != "q_reshape" {
+		t.Errorf("reshape of a quantized tensor: %s %s", r.KindName(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	linalgDet := Call{Path: []string{"linalg", "det"}, Generics: [][]string{nil, {"3", "2", "1"}}, Args: []Value{q}}
+	if p := mustPanic(t, w, linalgDet); p.ID != "bt-check-det-dtype" {
+		t.Errorf("det of a quantized tensor: %s", p.ID)
+	}
+	deq := mustCall(t, w, method(q, "dequantize")).(*Tensor)
+	linalgDet.Args = []Value{deq}
+	mustCall(t, w, linalgDet)
+	// On an autodiff device, dequantize joins the graph as a fresh leaf.
+	ad := mustCall(t, w, method(d, "autodiff")).(*Device)
+	qa := mustCall(t, w, method(ones(t, w, ad, "", 2), "quantize_dynamic", ref(scheme))).(*Tensor)
+	if qa.Tracked() || !qa.Device().IsAutodiff() {
+		t.Errorf("a quantized tensor is a plain handle that keeps the strategy")
+	}
+	if back := mustCall(t, w, method(qa, "dequantize")).(*Tensor); !back.Tracked() {
+		t.Errorf("dequantize on an autodiff device must be tracked")
+	}
+}

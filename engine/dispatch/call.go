@@ -66,6 +66,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.tensorDataMethod(r, c)
 	case *ShapeValue:
 		v, ue, p = w.shapeMethod(r, c)
+	case *QuantScheme:
+		v, ue, p = w.quantSchemeMethod(r, c)
 	case *EndpointBuilder, *Endpoint, *RemoteSecret:
 		v, ue, p = w.remoteValueMethod(recv, c)
 	case Int, Float:
@@ -131,6 +133,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.linearConfigFunction(name, c)
 	case "Endpoint", "RemoteSecret", "Channel":
 		return w.remoteFunction(typ, name, c)
+	case "QuantScheme":
+		return w.quantSchemeFunction(name, c)
 	case "linalg":
 		return w.linalgFunction(name, c)
 	case "signal":

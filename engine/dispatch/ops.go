@@ -93,6 +93,13 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 	return out, nil
 }
 
+// layoutRules are the shape rules of ops that only move data around.
+var layoutRules = map[string]bool{
+	"transpose": true, "swap": true, "permute": true, "reshape": true, "flatten": true, "unsqueeze": true,
+	"unsqueeze_dim": true, "squeeze": true, "squeeze_dim": true, "expand": true, "repeat_dim": true,
+	"slice": true, "narrow": true, "select": true, "gather": true,
+}
+
 // indexingUpdateOps are burn-std's IndexingUpdateOp variants (ops.rs:392-403).
 var indexingUpdateOps = map[string]bool{"Assign": true, "Add": true, "Mul": true, "Min": true, "Max": true}
 
@@ -143,6 +150,11 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		return nil, nil, p
 	}
 	outKind := t.kind
+	if t.kind == KindQFloat && !layoutRules[row.shape] {
+		// Only layout ops keep a tensor quantized; the others compute in
+		// float.
+		outKind = KindFloat
+	}
 	switch row.out {
 	case "Float":
 		outKind = KindFloat

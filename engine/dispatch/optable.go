@@ -56,6 +56,8 @@ func parseOpTable(text string) map[string]opRow {
 				r.ops[kindOfCode(code)] = op
 			}
 		}
+		// A quantized tensor takes the q_ op of the float one.
+		r.ops[KindQFloat] = "q_" + strings.TrimPrefix(r.ops[KindFloat], "float_")
 		if names, ok := strings.CutPrefix(r.route, "multi:"); ok {
 			r.route, r.names = "multi", strings.Split(names, ",")
 		}

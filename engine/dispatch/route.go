@@ -64,9 +64,9 @@ func routeUnary(t *Tensor, outKind Kind) placement {
 	switch {
 	case t.tracked:
 		p.autodiff, p.parents = true, []*adNode{t.node}
-	case t.kind != KindFloat && t.kind != KindQFloat && outKind == KindFloat && t.ckp != nil:
-		// Autodiff's int_into_float and bool_into_float wrap the result in
-		// a fresh leaf (burn-autodiff ops/int_tensor.rs:319-321).
+	case t.kind != KindFloat && outKind == KindFloat && t.ckp != nil:
+		// Autodiff's int_into_float, bool_into_float and dequantize wrap
+		// the result in a fresh leaf (burn-autodiff ops/int_tensor.rs:319-321).
 		p.autodiff, p.leaf = true, true
 	}
 	return p
