@@ -13,9 +13,12 @@
 // Display for Rust's formatting of any Value. The Burn API surface is
 // split by receiver: api_device.go (Device), api_tensor.go and the
 // embedded table ops.tsv (Tensor methods that lower to one dispatch op),
-// api_autodiff.go, api_compose.go (cat, stack, one_hot, activations,
-// linear and the Linear module), remote.go. The routing macros are in
-// route.go and transfer.go, the panic messages together in panics.go.
+// api_indexing.go (the methods that do not fit the table), api_autodiff.go,
+// api_compose.go (cat, stack, one_hot, activations, linear and the Linear
+// module), api_module.go (convolutions, prelu), api_linalg.go (linalg and
+// signal), remote.go. The routing macros are in route.go and transfer.go,
+// the panic messages together in panics.go; burn-tensor's checks come from
+// package burncheck (check.go adapts them).
 //
 // It works on metadata only: kind, backend, device, tracking,
 // checkpointing, dtype and shape. Values are never computed, so shapes

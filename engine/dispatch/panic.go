@@ -44,7 +44,11 @@ const NoArg = -2
 
 func (p *Panic) Error() string { return p.Message }
 
-// Rendered is the text Rust prints for the panic.
+// Rendered is the text Rust prints for the panic. A panic without a Burn
+// location (the playground's own) names none.
 func (p *Panic) Rendered() string {
+	if p.Location == "" {
+		return fmt.Sprintf("thread 'main' panicked:\n%s", p.Message)
+	}
 	return fmt.Sprintf("thread 'main' panicked at %s:\n%s", p.Location, p.Message)
 }

@@ -528,8 +528,12 @@ func TestPanicRows(t *testing.T) {
 				t.Errorf("message:\n got %q\nwant %q", p.Message, c.message)
 			}
 			checkAgainstTable(t, p)
-			if !strings.HasPrefix(p.Rendered(), "thread 'main' panicked at "+p.Location+":\n") {
-				t.Errorf("Rendered() = %q", p.Rendered())
+			want := "thread 'main' panicked at " + p.Location + ":\n" + p.Message
+			if p.Location == "" {
+				want = "thread 'main' panicked:\n" + p.Message
+			}
+			if p.Rendered() != want {
+				t.Errorf("Rendered() = %q, want %q", p.Rendered(), want)
 			}
 		})
 	}
