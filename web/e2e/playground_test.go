@@ -225,6 +225,22 @@ func TestEditorIsReachableAndLeavableByKeyboard(t *testing.T) {
 	tb.checkClean()
 }
 
+func TestConfigEditorValidatesInline(t *testing.T) {
+	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
+	tb := newTab(t, newBrowser(t))
+	tb.do(chromedp.Navigate(site.URL + "/"))
+	tb.waitBrowserRun()
+	tb.typeInto("config", "[dependencies]\nburn = { version = \"0.22\", features = [\"cudaa\"] }\n")
+	tb.waitFor("a config diagnostic", `document.querySelector('[data-testid="panel-diagnostics"] [data-phase="config"]') && !document.querySelector('[data-testid="results"]').hasAttribute("aria-busy")`)
+	if got := eval[string](tb, `document.querySelector('[data-testid="config-editor"] .cm-lintRange-error, [data-testid="config-editor"] .cm-lintRange-warning')?.textContent ?? ""`); !strings.Contains(got, "cudaa") {
+		t.Errorf("the config editor marks %q, want the unknown feature", got)
+	}
+	if got := eval[string](tb, `document.querySelector('[data-testid="panel-diagnostics"] [data-phase="config"] [data-testid="diagnostic-location"]').textContent`); !strings.HasPrefix(got, "Cargo.toml:2:") {
+		t.Errorf("config diagnostic at %q", got)
+	}
+	tb.checkClean()
+}
+
 func TestShareLinksRestoreTheStateAndSurviveARestart(t *testing.T) {
 	static := staticTree(t)
 	db := filepath.Join(t.TempDir(), "shares.db")
