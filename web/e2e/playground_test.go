@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/examples"
-	"github.com/dispatch-playground/playground/wasm/wasmtest"
 )
 
 const libtorchCode = "libtorch-is-not-supported-as-a-remote-server-backe"
@@ -422,28 +420,5 @@ func TestScreenshotsAndLayout(t *testing.T) {
 			}
 			tb.checkClean()
 		}
-	}
-}
-
-// TestFrontendModules runs the page's JavaScript unit tests (node --test).
-func TestFrontendModules(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the web/frontend unit tests are skipped")
-	}
-	root, err := wasmtest.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "node_modules", "lz-string")); err != nil {
-		t.Fatalf("node_modules is missing: run `npm ci` in %s", root)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "web/frontend/")
-	cmd.Dir = root
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node --test web/frontend/: %v\n%s", err, out)
 	}
 }
