@@ -3,6 +3,8 @@ package interp
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -76,10 +78,18 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value) 
 		case "len":
 			return dispatch.Int{V: int64(len(x)), Suffix: "usize"}, true, nil
 		case "parse":
-			var f float64
-			if _, err := fmt.Sscan(string(x), &f); err == nil {
+			// parse is directed by the type asked for, which the
+			// playground reads from the text: a number parses as one,
+			// anything else (an Iroh endpoint id, a socket address)
+			// stays the string Burn's types are built from.
+			text := strings.TrimSpace(string(x))
+			if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+				return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{dispatch.Int{V: i}}}, true, nil
+			}
+			if f, err := strconv.ParseFloat(text, 64); err == nil {
 				return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{dispatch.Float{V: f}}}, true, nil
 			}
+			return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{x}}, true, nil
 		}
 	case *dispatch.Array:
 		return in.arrayMethod(e, x, args)
