@@ -27,9 +27,9 @@ func (p *pages) catalogRecord(c echo.Context) error {
 		return p.notFound(c, "There is no catalog record “"+c.Param("code")+"”.")
 	}
 	var v *playgroundView
-	if ex, ok := recordExample(r.Code); ok {
-		s := exampleState(ex)
-		v = &playgroundView{State: s, Reset: s, Origin: "/catalog/" + r.Code, Compact: true, Results: p.runState(c.Request().Context(), s)}
+	origin := "/catalog/" + r.Code
+	if s, _, err := p.startState(c.Request().Context(), origin); err == nil {
+		v = &playgroundView{State: s, Reset: s, Origin: origin, Compact: true, Results: p.runState(c.Request().Context(), s)}
 	}
 	return Render(c, http.StatusOK, catalogRecordPage(p.meta(c, r.Title, r.Documentation), r, v, p.deps.AssetURL))
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -112,39 +114,59 @@ func exampleState(ex examples.Example) State {
 	return newState(ex.Config, ex.Snippet, ModePanic)
 }
 
-func (p *pages) home(c echo.Context) error {
-	ex, ok := defaultExample(examples.All())
-	if !ok {
-		return p.notFound(c, "There are no examples to start from.")
+// startState is the state a page of this server starts from, and the
+// page's title: "/" shows the default example, "/examples/{name}" an
+// example, "/s/{id}" a shared state and "/catalog/{code}" the example of a
+// record. The error says, for the reader, why there is none.
+func (p *pages) startState(ctx context.Context, origin string) (State, string, error) {
+	switch {
+	case origin == "/":
+		if ex, ok := defaultExample(examples.All()); ok {
+			return exampleState(ex), "", nil
+		}
+		return State{}, "", errors.New("There are no examples to start from.")
+	case strings.HasPrefix(origin, "/examples/"):
+		name := strings.TrimPrefix(origin, "/examples/")
+		if ex, ok := examples.ByName(name); ok {
+			return exampleState(ex), ex.Title, nil
+		}
+		return State{}, "", fmt.Errorf("There is no example named “%s”.", name)
+	case strings.HasPrefix(origin, "/catalog/"):
+		code := strings.TrimPrefix(origin, "/catalog/")
+		if ex, ok := recordExample(code); ok {
+			return exampleState(ex), ex.Title, nil
+		}
+		return State{}, "", fmt.Errorf("No example shows the record “%s”.", code)
+	case strings.HasPrefix(origin, "/s/"):
+		id := strings.TrimPrefix(origin, "/s/")
+		if p.deps.Shares == nil {
+			return State{}, "", errors.New("This server does not keep shared programs.")
+		}
+		data, err := p.deps.Shares.Get(ctx, id)
+		if err != nil {
+			return State{}, "", fmt.Errorf("There is no shared program “%s”.", id)
+		}
+		s, err := decodeState(data)
+		if err != nil {
+			return State{}, "", fmt.Errorf("The shared program “%s” cannot be read: %v", id, err)
+		}
+		return s, "Shared program", nil
 	}
-	s := exampleState(ex)
-	return p.showPlayground(c, http.StatusOK, "", playgroundView{State: s, Reset: s, Origin: "/"})
+	return State{}, "", fmt.Errorf("There is no page %s.", origin)
 }
 
-func (p *pages) example(c echo.Context) error {
-	ex, ok := examples.ByName(c.Param("name"))
-	if !ok {
-		return p.notFound(c, "There is no example named “"+c.Param("name")+"”.")
+// showStart renders the playground as a page of this server starts it.
+func (p *pages) showStart(c echo.Context, origin string) error {
+	s, title, err := p.startState(c.Request().Context(), origin)
+	if err != nil {
+		return p.notFound(c, err.Error())
 	}
-	s := exampleState(ex)
-	return p.showPlayground(c, http.StatusOK, ex.Title, playgroundView{State: s, Reset: s, Origin: "/examples/" + ex.Name})
+	return p.showPlayground(c, http.StatusOK, title, playgroundView{State: s, Reset: s, Origin: origin})
 }
 
-func (p *pages) shared(c echo.Context) error {
-	id := c.Param("id")
-	if p.deps.Shares == nil {
-		return p.notFound(c, "This server does not keep shared programs.")
-	}
-	data, err := p.deps.Shares.Get(c.Request().Context(), id)
-	if err != nil {
-		return p.notFound(c, "There is no shared program “"+id+"”.")
-	}
-	s, err := decodeState(data)
-	if err != nil {
-		return p.notFound(c, "The shared program “"+id+"” cannot be read: "+err.Error())
-	}
-	return p.showPlayground(c, http.StatusOK, "Shared program", playgroundView{State: s, Reset: s, Origin: "/s/" + id})
-}
+func (p *pages) home(c echo.Context) error    { return p.showStart(c, "/") }
+func (p *pages) example(c echo.Context) error { return p.showStart(c, "/examples/"+c.Param("name")) }
+func (p *pages) shared(c echo.Context) error  { return p.showStart(c, "/s/"+c.Param("id")) }
 
 // formState reads the playground form. Browsers send textarea text with
 // CRLF line ends; the editors and the engine see LF.
@@ -178,7 +200,9 @@ func (p *pages) run(c echo.Context) error {
 		return p.tooLarge(c)
 	}
 	v := playgroundView{State: s, Origin: origin(c)}
-	v.Reset = p.originState(c, v.Origin, s)
+	if v.Reset, _, err = p.startState(c.Request().Context(), v.Origin); err != nil {
+		v.Reset = s
+	}
 	if fix := c.FormValue("fix"); fix != "" {
 		v.State, v.Results = p.applyFixAndRun(c.Request().Context(), s, fix)
 	}
@@ -213,31 +237,6 @@ func parseFixName(name string) (diagnostic, fix int, ok bool) {
 		return 0, 0, false
 	}
 	return d, f, true
-}
-
-// originState is the state "Reset to example" restores for a form post.
-func (p *pages) originState(c echo.Context, origin string, fallback State) State {
-	switch {
-	case origin == "/":
-		if ex, ok := defaultExample(examples.All()); ok {
-			return exampleState(ex)
-		}
-	case strings.HasPrefix(origin, "/examples/"):
-		if ex, ok := examples.ByName(strings.TrimPrefix(origin, "/examples/")); ok {
-			return exampleState(ex)
-		}
-	case strings.HasPrefix(origin, "/catalog/"):
-		if ex, ok := recordExample(strings.TrimPrefix(origin, "/catalog/")); ok {
-			return exampleState(ex)
-		}
-	case strings.HasPrefix(origin, "/s/") && p.deps.Shares != nil:
-		if data, err := p.deps.Shares.Get(c.Request().Context(), strings.TrimPrefix(origin, "/s/")); err == nil {
-			if s, err := decodeState(data); err == nil {
-				return s
-			}
-		}
-	}
-	return fallback
 }
 
 // share stores the form's state and sends the browser to its short link.
