@@ -20,7 +20,15 @@ const tabWidth = 4
 // without source lines.
 func Text(res engine.Result, files map[string]string) string {
 	var b strings.Builder
+	shown := map[string]bool{}
 	for _, d := range res.Diagnostics {
+		// A run reproduces what the check already reported at the same
+		// place: print it once.
+		key := fmt.Sprintf("%s|%s|%d|%d|%s", d.File, d.Code, d.Span.Start.Offset, d.Span.End.Offset, d.Message)
+		if shown[key] {
+			continue
+		}
+		shown[key] = true
 		writeDiagnostic(&b, d, files)
 		b.WriteByte('\n')
 	}
@@ -78,6 +86,9 @@ func writeDiagnostic(b *strings.Builder, d engine.Diagnostic, files map[string]s
 	}
 	for _, h := range d.Help {
 		fmt.Fprintf(b, "%s= help: %s\n", strings.Repeat(" ", gutter), h)
+	}
+	for _, f := range d.Fixes {
+		fmt.Fprintf(b, "%s= fix: %s\n", strings.Repeat(" ", gutter), f.Title)
 	}
 }
 

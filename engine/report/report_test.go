@@ -163,3 +163,21 @@ func TestTraceSummaryCountsTransfers(t *testing.T) {
 		t.Fatalf("singular: %q", got)
 	}
 }
+
+func TestRunRepeatingTheCheckIsPrintedOnceWithItsFixes(t *testing.T) {
+	sum := strings.Index(mainRS, "a + b")
+	d := engine.Diagnostic{
+		Code: "x", Severity: "error", Phase: "check", Message: "boom", File: "main.rs",
+		Span:  span(mainRS, sum, sum+5),
+		Fixes: []engine.Fix{{Title: "Move `b` to the device of `a`"}},
+	}
+	run := d
+	run.Phase = "run"
+	got := report.Text(engine.Result{Status: engine.StatusPanicked, Diagnostics: []engine.Diagnostic{d, run}}, map[string]string{"main.rs": mainRS})
+	if n := strings.Count(got, "error[x]: boom"); n != 1 {
+		t.Errorf("diagnostic printed %d times:\n%s", n, got)
+	}
+	if !strings.Contains(got, "= fix: Move `b` to the device of `a`\n") {
+		t.Errorf("no fix line:\n%s", got)
+	}
+}
