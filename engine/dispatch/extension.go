@@ -210,9 +210,15 @@ func (op *ExtensionOp) hasTensorInput() bool {
 func (w *World) ExtensionAPI(c Call) (v Value, handled bool, err error) {
 	if len(c.Path) > 0 {
 		path := normalizePath(c.Path)
-		if n := len(path); n >= 2 && path[n-2] == "Tensor" && path[n-1] == "from_dispatch" {
-			v, err = result(w.fromDispatch(c))
-			return v, true, err
+		if n := len(path); n >= 2 && path[n-2] == "Tensor" {
+			switch path[n-1] {
+			case "from_dispatch":
+				v, err = result(w.fromDispatch(c))
+				return v, true, err
+			case "from_bridge":
+				v, err = result(w.fromBridge(c))
+				return v, true, err
+			}
 		}
 		return nil, false, nil
 	}
@@ -223,9 +229,16 @@ func (w *World) ExtensionAPI(c Call) (v Value, handled bool, err error) {
 	case *DispatchTensor:
 		v, err = result(w.dispatchTensorMethod(r, c))
 		return v, true, err
+	case *BridgeTensor:
+		v, err = result(w.bridgeTensorMethod(r, c))
+		return v, true, err
 	case *Tensor:
-		if c.Method == "into_dispatch" {
+		switch c.Method {
+		case "into_dispatch":
 			v, err = result(w.intoDispatch(r, c))
+			return v, true, err
+		case "into_bridge":
+			v, err = result(w.intoBridge(r, c))
 			return v, true, err
 		}
 	}
@@ -276,6 +289,73 @@ func (w *World) fromDispatch(c Call) (Value, *UsageError, *Panic) {
 	}
 	out := *t
 	return &out, nil, nil
+}
+
+// BridgeTensor is what Tensor::into_bridge returns: the tensor's
+// type-erased primitive, tagged with its kind (Float, Int, Bool or QFloat).
+type BridgeTensor struct{ t *Tensor }
+
+func (*BridgeTensor) TypeName() string { return "BridgeTensor" }
+
+// Tensor is the tensor behind the primitive.
+func (b *BridgeTensor) Tensor() *Tensor { return b.t }
+
+// intoBridge is Tensor::into_bridge (extension.rs:23-25).
+func (w *World) intoBridge(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	if !w.apiFeature("extension") {
+		return nil, errGatedMethod(tensorStruct, "into_bridge", "extension"), nil
+	}
+	if ue := (argList{c: c, method: true}).want(0); ue != nil {
+		return nil, ue, nil
+	}
+	out := *t
+	return &BridgeTensor{t: &out}, nil, nil
+}
+
+// fromBridge is Tensor::<D, K>::from_bridge (extension.rs:36-48): the
+// bridge's kind must be K's (a QFloat bridge counts as Float) and its
+// dtype must fit that kind.
+func (w *World) fromBridge(c Call) (Value, *UsageError, *Panic) {
+	if !w.apiFeature("extension") {
+		return nil, errGatedFunction(tensorStruct, "from_bridge", "extension"), nil
+	}
+	if ue := (argList{c: c}).want(1); ue != nil {
+		return nil, ue, nil
+	}
+	b, ok := c.Args[0].(*BridgeTensor)
+	if !ok {
+		return nil, errMismatch(1, "BridgeTensor", c.Args[0]), nil
+	}
+	want := parseTensorType(c.Generics, c.Expect).kind
+	t := b.t
+	fits := false
+	switch t.kind {
+	case KindBool:
+		fits = want == KindBool && t.dtype.IsBool()
+	case KindInt:
+		fits = want == KindInt && t.dtype.IsInt()
+	case KindFloat:
+		fits = want == KindFloat && t.dtype.IsFloat()
+	case KindQFloat:
+		fits = want == KindFloat
+	}
+	if !fits {
+		return nil, nil, newPanic("bt-ext-from-bridge-kind", fmt.Sprintf("%s:%d", locExtensionAPI, 46),
+			fmt.Sprintf("Expected kind %s, got dtype %s", want, t.dtype)).on(1)
+	}
+	out := *t
+	return &out, nil, nil
+}
+
+func (w *World) bridgeTensorMethod(b *BridgeTensor, c Call) (Value, *UsageError, *Panic) {
+	if c.Method == "clone" {
+		if ue := (argList{c: c, method: true}).want(0); ue != nil {
+			return nil, ue, nil
+		}
+		out := *b.t
+		return &BridgeTensor{t: &out}, nil, nil
+	}
+	return nil, errUnknownMethod("enum `BridgeTensor`", c.Method), nil
 }
 
 // dispatchTensorMethod is a method on a DispatchTensor: Clone is derived;
@@ -444,7 +524,7 @@ func checkExtensionValue(typ *ExtType, e *Enum, i int) (ue *UsageError, unknown 
 			return &UsageError{Code: "wrong-arguments", Arg: i + 1,
 				Message: fmt.Sprintf("missing field `%s` in initializer of `%s`", f.Name, typ.qualified(variant))}, false
 		}
-		if _, isUnknown := Deref(v).(Unknown); isUnknown {
+		if _, isUnknown := Deref(v).(Unknown); isUnknown && f.Kind != ParamOther {
 			return nil, true
 		}
 		switch {
@@ -522,7 +602,7 @@ func (x *extensionCall) choose() *Panic {
 		}
 	}
 	if tag < 0 {
-		return x.fail(panicBackendNotSupported(op.Name, op.Location))
+		return x.fail(panicBackendNotSupported(op.Name, op.Location).label("%s", x.unrouted()))
 	}
 	x.selector = op.Selectors[tag]
 	x.ctx = contextOf(x.routing)
@@ -530,7 +610,8 @@ func (x *extensionCall) choose() *Panic {
 	case !x.ctx.enabled:
 		x.route = routeConcreteDisabled
 	case !op.Autodiff || op.AutodiffOff:
-		return x.fail(panicAutodiffNotSupported(op.Name, op.Location))
+		return x.fail(panicAutodiffNotSupported(op.Name, op.Location).
+			label("routing took the backend from `%s`, which belongs to an autodiff context (it was made on %s); only an `Autodiff` selector routes those", x.byName, x.routing.Device().Debug()))
 	case x.isFloat:
 		x.route = routeAutodiff
 	default:
@@ -626,6 +707,24 @@ func (x *extensionCall) extractTensor(p ExtParam, t *Tensor) *Panic {
 	return accessorPanic(p.Kind, t.kind, p.Borrowed)
 }
 
+// unrouted explains a routing tensor no arm takes.
+func (x *extensionCall) unrouted() string {
+	t, op := x.routing, x.op
+	if t.tracked && !(op.Autodiff && !op.AutodiffOff) {
+		return fmt.Sprintf("routing took the backend from `%s`, a tracked float: an Autodiff(%s) tensor, which only an `Autodiff` selector routes", x.byName, t.on.backend)
+	}
+	for _, s := range op.Selectors {
+		if s.Backend == t.on.backend {
+			return fmt.Sprintf("routing took the backend from `%s`, a %s tensor; the selector `%s` is compiled out by its cfg", x.byName, t.on.backend, s.Name)
+		}
+	}
+	names := make([]string, len(op.Selectors))
+	for i, s := range op.Selectors {
+		names[i] = s.Name
+	}
+	return fmt.Sprintf("routing took the backend from `%s`, a %s tensor; the op is generated for %s only", x.byName, t.on.backend, strings.Join(names, ", "))
+}
+
 // misplaced explains an input the route rejects.
 func (x *extensionCall) misplaced(name string, t *Tensor) string {
 	where := "a " + t.on.backend.String() + " tensor"
@@ -647,7 +746,7 @@ func (x *extensionCall) routeText() string {
 	case routeAutodiff:
 		return fmt.Sprintf("`Autodiff<%s, %s>`", b, checkpointType(x.ctx.strategy))
 	case routeConcreteEnabled:
-		return fmt.Sprintf("`%s` (outputs lifted into the autodiff graph)", b)
+		return fmt.Sprintf("`%s`, its outputs in the routing tensor's autodiff context", b)
 	}
 	return "`" + b + "`"
 }
@@ -870,7 +969,8 @@ func (w *World) callWithoutTensorInput(op *ExtensionOp) (Value, *UsageError, *Pa
 	}
 	s := op.Selectors[0]
 	if s.Off {
-		return nil, nil, panicNoInputCfgOff(op.Name, op.Location)
+		return nil, nil, panicNoInputCfgOff(op.Name, op.Location).
+			label("`%s` has no tensor input, so it calls its one selector `%s` directly, and that selector's cfg does not hold", op.Name, s.Name)
 	}
 	w.record(TraceEvent{Op: op.Name, Backend: s.Backend.String(),
 		Note: fmt.Sprintf("`%s::%s` from #[backend_extension], called on `%s` directly: it has no tensor input to route by; its outputs are not modelled", op.Trait, op.Name, s.Name)})
@@ -945,7 +1045,7 @@ func panicNoTensorInput(location string) *Panic {
 // panicFromDispatchKind is Tensor::from_dispatch's dtype check
 // (extension.rs:62).
 func panicFromDispatchKind(want Kind, got DType) *Panic {
-	return newPanic("bt-ext-from-dispatch-kind", at(locExtensionAPI, 62),
+	return newPanic("bt-ext-from-dispatch-kind", fmt.Sprintf("%s:%d", locExtensionAPI, 62),
 		fmt.Sprintf("Expected kind %s, got dtype %s", want, got)).on(1)
 }
 
@@ -969,7 +1069,7 @@ func accessorPanic(declared ParamKind, handle Kind, borrowed bool) *Panic {
 		return nil
 	}
 	if declared == ParamQuantized {
-		return newPanic("disp-bt-quantized", at(locDispatchTensor, 88), unreachableMsg(""))
+		return newPanic("disp-bt-quantized", fmt.Sprintf("%s:%d", locDispatchTensor, 88), unreachableMsg(""))
 	}
 	name := declared.accessor()
 	if borrowed && declared == ParamFloat {
@@ -977,7 +1077,7 @@ func accessorPanic(declared ParamKind, handle Kind, borrowed bool) *Panic {
 	}
 	line := accessorLines[name][handle]
 	got := strings.ToLower(handle.handleName())
-	return newPanic(fmt.Sprintf("disp-bt-%s-got-%s-%d", declared.accessor(), got, line), at(locDispatchTensor, line),
+	return newPanic(fmt.Sprintf("disp-bt-%s-got-%s-%d", declared.accessor(), got, line), fmt.Sprintf("%s:%d", locDispatchTensor, line),
 		fmt.Sprintf("Should be %s, got %s", declared.accessor(), got))
 }
 

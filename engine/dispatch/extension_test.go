@@ -407,6 +407,16 @@ func TestDispatchConversions(t *testing.T) {
 		t.Errorf("K from the declared type: %v", err)
 	}
 
+	// from_bridge checks the bridge's kind as well as its dtype.
+	floats := mustExt(t, w, method(ones(t, w, flex, "", 3), "into_bridge"))
+	if _, _, err := w.ExtensionAPI(fnG("Tensor::from_bridge", []string{"1", "Int"}, floats)); err == nil ||
+		err.Error() != "Expected kind Int, got dtype F32" {
+		t.Errorf("from_bridge::<Int> of a float: %v", err)
+	}
+	if v := mustExt(t, w, fnG("Tensor::from_bridge", []string{"1"}, floats)); v.(*Tensor).kind != KindFloat {
+		t.Errorf("from_bridge::<Float> of a float: %v", v)
+	}
+
 	without := world(t, "ndarray")
 	nd := ones(t, without, device(t, without, "ndarray"), "", 2)
 	_, _, err := without.ExtensionAPI(method(nd, "into_dispatch"))

@@ -745,12 +745,14 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 	return in.world.Call(call)
 }
 
-// tensorOf is the tensor a value holds, a dispatch tensor included.
+// tensorOf is the tensor a value holds, a dispatch or bridge tensor included.
 func tensorOf(v value) (*dispatch.Tensor, bool) {
 	switch v := dispatch.Deref(v).(type) {
 	case *dispatch.Tensor:
 		return v, true
 	case *dispatch.DispatchTensor:
+		return v.Tensor(), true
+	case *dispatch.BridgeTensor:
 		return v.Tensor(), true
 	}
 	return nil, false
