@@ -129,6 +129,34 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	return out, nil, nil
 }
 
+// maxOrMinPair is max_pair and min_pair (orderable.rs:708-711, 936-939):
+// not a dispatch op of their own but a lower, whose element-wise check
+// runs first, and a mask_where that takes the other tensor where the mask
+// holds. min_pair compares the other way round, so its check names the
+// other tensor as Lhs.
+func (w *World) maxOrMinPair(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errTraitBounds(c.Method, t), nil
+	}
+	o, ue := sameTensorArg(a, 0, t)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	lhs, rhs := t, o
+	if c.Method == "min_pair" {
+		lhs, rhs = o, t
+	}
+	mask, ue, p := w.runRow(opTable["lower"], lhs, argList{c: Call{Args: []Value{rhs}}, method: true})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return w.runRow(opTable["mask_where"], t, argList{c: Call{Args: []Value{mask, o}}, method: true})
+}
+
 // activation is burn::tensor::activation::* (crates/burn-tensor/src/tensor/activation/base.rs):
 // relu, sigmoid, gelu, softmax, log_softmax and leaky_relu are Dispatch's
 // activation ops; tanh is float_tanh; silu is x * sigmoid(x).

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -240,5 +241,45 @@ func TestIntOnAutodiffDeviceFlow(t *testing.T) {
 	grad := g.Fields[0].(*Tensor)
 	if grad.Device().IsAutodiff() || grad.Tracked() {
 		t.Errorf("gradient must come back on the plain device, got %s", grad.Device().Debug())
+	}
+}
+
+// max_pair and min_pair are lower then mask_where (orderable.rs:708-711,
+// 936-939): the element-wise check of lower runs first, min_pair's with
+// the operands swapped, and the trace shows both dispatch ops.
+func TestMaxMinPairCompose(t *testing.T) {
+	for _, c := range []struct {
+		method, lhsDevice string
+	}{
+		{"max_pair", "Device<Cuda(Cuda(0))>"},
+		{"min_pair", "Device<Flex(Cpu)>"},
+	} {
+		w := world(t, "flex", "cuda")
+		a := ones(t, w, device(t, w, "cuda", i(0)), "", 2, 3)
+		b := ones(t, w, device(t, w, "flex"), "", 2, 3)
+		p := mustPanic(t, w, method(a, c.method, b))
+		want := "=== Tensor Operation Error ===\n  Operation: 'Lower'\n  Reason:\n    1. The provided tensors are not on the same device. Lhs tensor device " + c.lhsDevice
+		if p.ID != "bt-check-device" || !strings.HasPrefix(p.Message, want) {
+			t.Errorf("%s across backends: %s %q, want bt-check-device starting %q", c.method, p.ID, p.Message, want)
+		}
+		if !strings.HasPrefix(p.Location, "crates/burn-tensor/src/tensor/api/") {
+			t.Errorf("%s: location %q, want lower's check! site", c.method, p.Location)
+		}
+
+		ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
+		x := mustCall(t, w, method(ones(t, w, ad, "", 2, 3), "require_grad")).(*Tensor)
+		out := mustCall(t, w, method(x, c.method, ones(t, w, ad, "", 2, 3))).(*Tensor)
+		if !out.Tracked() || out.Rank() != 2 {
+			t.Errorf("%s on the tape: tracked=%v rank=%d", c.method, out.Tracked(), out.Rank())
+		}
+		tr := w.Trace()
+		if got := tr[len(tr)-2].Op + " " + tr[len(tr)-1].Op; got != "float_lower float_mask_where" {
+			t.Errorf("%s trace = %s, want float_lower float_mask_where", c.method, got)
+		}
+		ints := ones(t, w, ad, "Int", 4)
+		mustCall(t, w, method(ints, c.method, ones(t, w, ad, "Int", 4)))
+		if got := w.Trace()[len(w.Trace())-1].Op; got != "int_mask_where" {
+			t.Errorf("%s on ints ends with %s, want int_mask_where", c.method, got)
+		}
 	}
 }
