@@ -106,10 +106,11 @@ class Playground {
     const s = this.state();
     const generation = ++this.generation;
     this.results.setAttribute("aria-busy", "true");
-    const outcome = await this.engine.run({ config: s.config, snippet: s.snippet });
+    const request = { config: s.config, snippet: s.snippet };
+    const outcome = await this.engine.run(request);
     if (outcome === null || generation !== this.generation) return; // a newer run replaced it
     this.results.removeAttribute("aria-busy");
-    this.last = outcome;
+    this.last = { ...outcome, request };
     this.show();
   }
 
@@ -145,6 +146,11 @@ class Playground {
     const fix = this.last?.result?.diagnostics[diagnosticIndex]?.fixes?.[fixIndex];
     if (!fix) return;
     const texts = { "Cargo.toml": this.editors["Cargo.toml"].getText(), "main.rs": this.editors["main.rs"].getText() };
+    if (texts["Cargo.toml"] !== this.last.request.config || texts["main.rs"] !== this.last.request.snippet) {
+      // The texts changed since the run: its fixes point at old offsets.
+      this.run();
+      return;
+    }
     // Edits are byte ranges of the texts the run saw; apply the later ones
     // first so the earlier offsets still hold.
     const edits = [...fix.edits].sort((a, b) => b.span.start.offset - a.span.start.offset);
