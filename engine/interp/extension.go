@@ -112,7 +112,7 @@ func (in *interp) extensionTrait(t *syntax.TraitDecl) *extensionTrait {
 	}
 	pos := in.src.Position(et.attr.Range.Start)
 	base := dispatch.ExtensionOp{Trait: t.Name, Location: fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column)}
-	selectorTokens, bad := in.readSelectors(et.attr, &base)
+	selectors, bad := in.readSelectors(et.attr, &base)
 	if bad != nil {
 		et.errs = append(et.errs, *bad)
 		return et
@@ -141,21 +141,28 @@ func (in *interp) extensionTrait(t *syntax.TraitDecl) *extensionTrait {
 			}
 		}
 	}
-	et.errs = append(et.errs, in.expansionErrors(et, &base, selectorTokens)...)
+	et.errs = append(et.errs, in.expansionErrors(et, &base, selectors)...)
 	return et
+}
+
+// selectorRanges are where the attribute names each concrete selector, in
+// listing order, and Autodiff.
+type selectorRanges struct {
+	concrete []source.Range
+	autodiff source.Range
 }
 
 // readSelectors parses `Sel [: META], ...` (extension.rs:47-86): each
 // selector an identifier, optionally followed by an attribute that gates
-// its arms. It returns the token of each concrete selector.
-func (in *interp) readSelectors(a *syntax.Attr, op *dispatch.ExtensionOp) ([]syntax.Token, *diag.Diagnostic) {
-	var tokens []syntax.Token
+// its arms.
+func (in *interp) readSelectors(a *syntax.Attr, op *dispatch.ExtensionOp) (selectorRanges, *diag.Diagnostic) {
+	var ranges selectorRanges
 	args := a.Args
 	for i := 0; i < len(args); {
 		tok := args[i]
 		if tok.Kind != syntax.Ident {
 			d := compileError("syntax-error", "", "expected identifier", tok.Range)
-			return nil, &d
+			return ranges, &d
 		}
 		i++
 		holds := true
@@ -166,7 +173,7 @@ func (in *interp) readSelectors(a *syntax.Attr, op *dispatch.ExtensionOp) ([]syn
 				if i+1 < len(args) {
 					d.Range = args[i+1].Range
 				}
-				return nil, &d
+				return ranges, &d
 			}
 			holds = in.metaHolds(args[i+1 : end])
 			i = end
@@ -174,13 +181,14 @@ func (in *interp) readSelectors(a *syntax.Attr, op *dispatch.ExtensionOp) ([]syn
 		if i < len(args) {
 			if args[i].Kind != syntax.Punct || args[i].Text != "," {
 				d := compileError("syntax-error", "", "expected `,`", args[i].Range)
-				return nil, &d
+				return ranges, &d
 			}
 			i++
 		}
 		if tok.Text == dispatch.AutodiffSelector {
 			// A second Autodiff overrides the first (extension.rs:73-76).
 			op.Autodiff, op.AutodiffOff = true, !holds
+			ranges.autodiff = tok.Range
 			continue
 		}
 		b, ok := dispatch.SelectorBackend(tok.Text)
@@ -188,12 +196,12 @@ func (in *interp) readSelectors(a *syntax.Attr, op *dispatch.ExtensionOp) ([]syn
 			d := macroError(fmt.Sprintf("Unsupported backend `%s`", tok.Text), "ext-unsupported-backend", tok.Range)
 			d.Code = "unsupported-backend"
 			d.Help = []string{"the selectors of this Burn are Cpu, Cuda, Wgpu, WebGpu, Metal, Rocm, Vulkan, Flex, NdArray, LibTorch and Remote, plus Autodiff"}
-			return nil, &d
+			return ranges, &d
 		}
 		op.Selectors = append(op.Selectors, dispatch.ExtSelector{Name: tok.Text, Backend: b, Off: !holds})
-		tokens = append(tokens, tok)
+		ranges.concrete = append(ranges.concrete, tok.Range)
 	}
-	return tokens, nil
+	return ranges, nil
 }
 
 // metaEnd is the index after the attribute that starts at i: tokens up to
@@ -522,7 +530,7 @@ func derives(decl *syntax.StructDecl, trait string) bool {
 // names burn::backend::<Sel> (and Autodiff) for every selector, calls
 // `<Sel as Trait>::op` on each, and maps the `#[extension_type]` values
 // through their derived ExtensionType impls.
-func (in *interp) expansionErrors(et *extensionTrait, op *dispatch.ExtensionOp, tokens []syntax.Token) []diag.Diagnostic {
+func (in *interp) expansionErrors(et *extensionTrait, op *dispatch.ExtensionOp, at selectorRanges) []diag.Diagnostic {
 	var errs []diag.Diagnostic
 	trait := et.decl.Name
 	gated := func(name, feature string, r source.Range) {
@@ -535,11 +543,11 @@ func (in *interp) expansionErrors(et *extensionTrait, op *dispatch.ExtensionOp, 
 	// and neither, usually, is its impl.
 	for i, s := range op.Selectors {
 		if ok, feature := in.world.SelectorCompiled(s.Backend); !ok && !s.Off {
-			gated(s.Name, feature, tokens[i].Range)
+			gated(s.Name, feature, at.concrete[i])
 		}
 	}
 	if op.Autodiff && !op.AutodiffOff && !in.world.AutodiffCompiled() {
-		gated(dispatch.AutodiffSelector, "autodiff", et.attr.ArgsRange)
+		gated(dispatch.AutodiffSelector, "autodiff", at.autodiff)
 	}
 	// Every listed backend needs an impl; so does Autodiff<B, C>.
 	defaults := !slices.ContainsFunc(et.decl.Methods, func(m *syntax.FnDecl) bool { return m.Body == nil })
@@ -555,11 +563,11 @@ func (in *interp) expansionErrors(et *extensionTrait, op *dispatch.ExtensionOp, 
 	}
 	for i, s := range op.Selectors {
 		if !s.Off && !in.implemented(trait, s.Name) {
-			missing(s.Name, fmt.Sprintf("impl %s for %s {}", trait, s.Name), tokens[i].Range)
+			missing(s.Name, fmt.Sprintf("impl %s for %s {}", trait, s.Name), at.concrete[i])
 		}
 	}
 	if op.Autodiff && !op.AutodiffOff && !in.implemented(trait, dispatch.AutodiffSelector) {
-		missing("Autodiff<B, C>", fmt.Sprintf("impl<B: burn::backend::Backend + %s, C: burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy> %s for burn::backend::Autodiff<B, C> {}", trait, trait), et.attr.ArgsRange)
+		missing("Autodiff<B, C>", fmt.Sprintf("impl<B: burn::backend::Backend + %s, C: burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy> %s for burn::backend::Autodiff<B, C> {}", trait, trait), at.autodiff)
 	}
 	// `#[extension_type]` values go through their ExtensionType impls.
 	for _, m := range et.decl.Methods {
@@ -721,13 +729,13 @@ func (in *interp) addMoveFix(before int, op *dispatch.ExtensionOp, args []value,
 		switch {
 		case !t.Tracked():
 			text = fmt.Sprintf("%s.to_device(&%s).into_dispatch()", recv, ctor)
-			title = fmt.Sprintf("Move it to %s before the call", target.Debug())
+			title = fmt.Sprintf("Move `%s` to %s before `into_dispatch()`", recv, target.Debug())
 		case !autodiffRoute && t.Backend() == target.Backend():
 			text = recv + ".inner().into_dispatch()"
-			title = "Pass it untracked, as the route expects"
+			title = fmt.Sprintf("Pass `%s` untracked, as the route expects", recv)
 		case !autodiffRoute:
 			text = fmt.Sprintf("%s.inner().to_device(&%s).into_dispatch()", recv, ctor)
-			title = fmt.Sprintf("Pass it untracked, moved to %s", target.Debug())
+			title = fmt.Sprintf("Pass `%s` untracked, moved to %s", recv, target.Debug())
 		default:
 			continue
 		}
