@@ -97,7 +97,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if t.kind == KindBool {
 			return nil, nil, newPanic("bt-bridge-bool-scatter-nd", at(locBridgeBool, 163), "scatter_nd is not supported for bool tensors").on(0)
 		}
-		pl, p := routeMulti([]namedInput{{name: "data", t: t}, {name: "indices", t: idx}, {name: "values", t: values}})
+		pl, p := routeMulti([]namedInput{{name: "data", t: t}, {name: "indices", t: idx, arg: 1}, {name: "values", t: values, arg: 2}})
 		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
 	case "select_assign":
 		dim, ue := a.int(0)
@@ -125,7 +125,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			}
 			op = "bool_select_or"
 		}
-		pl, p := routeMulti([]namedInput{{name: "tensor", t: t}, {name: "indices", t: idx}, {name: "value", t: values}})
+		pl, p := routeMulti([]namedInput{{name: "tensor", t: t}, {name: "indices", t: idx, arg: 2}, {name: "value", t: values, arg: 3}})
 		if p == nil && pl.autodiff && update != "Add" && update != "Assign" {
 			p = newPanic("ad-select-assign-update", at(locAutodiffOps, 1714),
 				unimplementedMsg(fmt.Sprintf("float_select_assign with %s update is not implemented", update))).on(4)

@@ -105,7 +105,7 @@ func (w *World) conv(name string, c Call) (Value, *UsageError, *Panic) {
 	if p := checkFailed(f); p != nil {
 		return nil, nil, p
 	}
-	pl, p := routeMulti([]namedInput{{name: "x", t: x}, {name: "weight", t: weight}, {name: "bias", t: bias, optional: true}})
+	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "weight", t: weight, arg: 2}, {name: "bias", t: bias, optional: true, arg: 3}})
 	return w.finish(name, x, pl, p, KindFloat, convShape(x.shape, weight.shape, opts), x.dtype)
 }
 

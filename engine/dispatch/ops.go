@@ -10,6 +10,7 @@ import (
 // opArgs are the parsed arguments of a table op.
 type opArgs struct {
 	tensors []*Tensor // T, I, V and M arguments, in order
+	inputs  []int     // the call input each of tensors came from (Panic.Input)
 	dims    []int64   // D arguments as written (may be negative)
 	sizes   []int64   // N arguments
 	array   []int64   // the A argument
@@ -41,6 +42,7 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 				return out, errArgType(i+1, want, a.c.Args[i])
 			}
 			out.tensors = append(out.tensors, o)
+			out.inputs = append(out.inputs, i+1)
 		case "S":
 			switch v.(type) {
 			case Int, Float:
@@ -207,7 +209,7 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	case "multi":
 		inputs := []namedInput{{name: row.names[0], t: t}}
 		for i, o := range args.tensors {
-			inputs = append(inputs, namedInput{name: row.names[i+1], t: o})
+			inputs = append(inputs, namedInput{name: row.names[i+1], t: o, arg: args.inputs[i]})
 		}
 		pl, p = routeMulti(inputs)
 	}

@@ -131,6 +131,7 @@ type namedInput struct {
 	name     string
 	t        *Tensor // nil for an absent optional input
 	optional bool
+	arg      int // the call input it came from, numbered as Panic.Input
 }
 
 // routeMulti is multi_op! (macros.rs:1109-1436): the first required input
@@ -152,9 +153,9 @@ func routeMulti(inputs []namedInput) (placement, *Panic) {
 		if !first.tracked {
 			if t.tracked || t.on.backend != v {
 				if in.optional {
-					return placement{}, panicMultiOptionalWrong(in.name)
+					return placement{}, panicMultiOptionalWrong(in.name).on(in.arg)
 				}
-				return placement{}, panicMultiInputWrong(in.name)
+				return placement{}, panicMultiInputWrong(in.name).on(in.arg)
 			}
 			continue
 		}
@@ -162,17 +163,17 @@ func routeMulti(inputs []namedInput) (placement, *Panic) {
 		case in.optional && t.tracked && t.on.backend == v:
 			p.parents = append(p.parents, t.node)
 		case in.optional && t.tracked:
-			return placement{}, panicMultiAutodiffOptionalWrong(in.name)
+			return placement{}, panicMultiAutodiffOptionalWrong(in.name).on(in.arg)
 		case in.optional:
-			return placement{}, panicMultiAutodiffOptionalPlain(in.name)
+			return placement{}, panicMultiAutodiffOptionalPlain(in.name).on(in.arg)
 		case t.tracked && t.on.backend == v:
 			p.parents = append(p.parents, t.node)
 		case t.tracked:
-			return placement{}, panicMultiAutodiffInputWrong(in.name)
+			return placement{}, panicMultiAutodiffInputWrong(in.name).on(in.arg)
 		case t.on.backend != v:
-			return placement{}, panicMultiAutodiffInputOther(in.name)
+			return placement{}, panicMultiAutodiffInputOther(in.name).on(in.arg)
 		case t.kind == KindFloat:
-			return placement{}, panicLiftPlainFloat()
+			return placement{}, panicLiftPlainFloat().on(in.arg)
 		}
 	}
 	return p, nil

@@ -145,21 +145,36 @@ func TestMultiOpArms(t *testing.T) {
 	cases := []struct {
 		tensor, mask, value operandOn
 		want                string
+		input               int // the argument the panic points at
 	}{
-		{operandOn{"flex", false, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", false, ""}, ""},
-		{operandOn{"flex", false, ""}, operandOn{"cuda", false, "Bool"}, operandOn{"flex", false, ""}, "disp-multi-input-wrong"},
-		{operandOn{"flex", false, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", true, ""}, "disp-multi-input-wrong"},
-		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", true, ""}, ""},
-		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"cuda", true, ""}, "disp-multi-ad-input-wrong"},
-		{operandOn{"flex", true, ""}, operandOn{"cuda", false, "Bool"}, operandOn{"flex", true, ""}, "disp-multi-ad-input-other"},
-		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", false, ""}, "disp-bt-autodiff"},
+		{operandOn{"flex", false, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", false, ""}, "", 0},
+		{operandOn{"flex", false, ""}, operandOn{"cuda", false, "Bool"}, operandOn{"flex", false, ""}, "disp-multi-input-wrong", 1},
+		{operandOn{"flex", false, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", true, ""}, "disp-multi-input-wrong", 2},
+		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", true, ""}, "", 0},
+		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"cuda", true, ""}, "disp-multi-ad-input-wrong", 2},
+		{operandOn{"flex", true, ""}, operandOn{"cuda", false, "Bool"}, operandOn{"flex", true, ""}, "disp-multi-ad-input-other", 1},
+		{operandOn{"flex", true, ""}, operandOn{"flex", false, "Bool"}, operandOn{"flex", false, ""}, "disp-bt-autodiff", 2},
 	}
 	for _, c := range cases {
 		w := world(t, "flex", "cuda")
-		id, _ := runRoute(t, w, method(c.tensor.make(t, w), "mask_where", c.mask.make(t, w), c.value.make(t, w)))
-		if id != c.want {
-			t.Errorf("mask_where(%+v, %+v, %+v): panic %q, want %q", c.tensor, c.mask, c.value, id, c.want)
+		_, err := w.Call(method(c.tensor.make(t, w), "mask_where", c.mask.make(t, w), c.value.make(t, w)))
+		var p *Panic
+		errors.As(err, &p)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("mask_where(%+v, %+v, %+v): %v", c.tensor, c.mask, c.value, err)
+		case c.want != "" && (p == nil || p.ID != c.want):
+			t.Errorf("mask_where(%+v, %+v, %+v): %v, want %q", c.tensor, c.mask, c.value, err, c.want)
+		case p != nil && p.Input != c.input:
+			t.Errorf("mask_where(%+v, %+v, %+v): %s points at input %d, want %d", c.tensor, c.mask, c.value, p.ID, p.Input, c.input)
 		}
+	}
+	// A function's inputs count from 1; conv2d's optional bias is the third.
+	w := world(t, "flex", "cuda")
+	x, weight, opts := convInputs(t, w, device(t, w, "flex"))
+	bias := ones(t, w, device(t, w, "cuda", i(0)), "", 4)
+	if p := mustPanic(t, w, fn("conv2d", x, weight, enum("Option", "Some", bias), opts)); p.Input != 3 {
+		t.Errorf("conv2d with a bias elsewhere points at input %d, want 3 (bias)", p.Input)
 	}
 }
 
