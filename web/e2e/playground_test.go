@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -321,7 +320,6 @@ func TestWithoutJavaScriptTheFormRendersTheSameDiagnostics(t *testing.T) {
 		typing(edit),
 	)
 	scripted.waitFor("the re-check", `document.querySelector("#snippet").value.endsWith("`+strings.ReplaceAll(edit, "\n", `\n`)+`")`)
-	time.Sleep(600 * time.Millisecond) // the re-check waits for typing to pause
 	scripted.waitBrowserRun()
 	withJS := scripted.diagnostics()
 
