@@ -218,6 +218,9 @@ func (w *World) ExtensionAPI(c Call) (v Value, handled bool, err error) {
 			case "from_bridge":
 				v, err = result(w.fromBridge(c))
 				return v, true, err
+			case "from_primitive":
+				v, err = result(w.fromPrimitive(c))
+				return v, true, err
 			}
 		}
 		return nil, false, nil
@@ -239,6 +242,9 @@ func (w *World) ExtensionAPI(c Call) (v Value, handled bool, err error) {
 			return v, true, err
 		case "into_bridge":
 			v, err = result(w.intoBridge(r, c))
+			return v, true, err
+		case "try_into_primitive":
+			v, err = result(w.tryIntoPrimitive(r, c))
 			return v, true, err
 		}
 	}
@@ -356,6 +362,129 @@ func (w *World) bridgeTensorMethod(b *BridgeTensor, c Call) (Value, *UsageError,
 		return &BridgeTensor{t: &out}, nil, nil
 	}
 	return nil, errUnknownMethod("enum `BridgeTensor`", c.Method), nil
+}
+
+// Primitive is a concrete backend's tensor primitive, as
+// Tensor::try_into_primitive::<B>() returns it: B is a backend type
+// (`Flex`) or its autodiff wrapper (`Autodiff<Flex>`).
+type Primitive struct {
+	t        *Tensor
+	backend  Backend
+	autodiff bool
+}
+
+func (p *Primitive) TypeName() string {
+	b := p.backend.String()
+	if p.autodiff {
+		b = "Autodiff<" + b + ">"
+	}
+	return fmt.Sprintf("<%s as Backend>::%sTensorPrimitive", b, map[Kind]string{KindFloat: "Float", KindInt: "Int", KindBool: "Bool", KindQFloat: "Float"}[p.t.kind])
+}
+
+// primitiveBackend reads the B of try_into_primitive::<B> and
+// from_primitive::<B>: a backend type of burn::backend, bare or in
+// Autodiff<..>.
+func (w *World) primitiveBackend(generic string) (b Backend, autodiff bool, ue *UsageError) {
+	name := strings.TrimSpace(generic)
+	if inner, ok := strings.CutPrefix(name, "Autodiff<"); ok {
+		autodiff = true
+		name = strings.TrimSpace(strings.TrimRight(strings.SplitN(inner, ",", 2)[0], ">"))
+		if !w.autodiffCompiled() {
+			return 0, false, errGatedPath("burn::backend::Autodiff", "Autodiff", "backend", "autodiff")
+		}
+	}
+	b, ok := extensionSelectors[name]
+	if name == "Capture" {
+		b, ok = Capture, true
+	}
+	if !ok {
+		return 0, false, &UsageError{Code: "unknown-function", Arg: -1, Message: fmt.Sprintf("cannot find type `%s` in this scope", name)}
+	}
+	if !w.compiled(b) {
+		return 0, false, errGatedPath("burn::backend::"+name, name, "backend", b.Feature())
+	}
+	return b, autodiff, nil
+}
+
+// tryIntoPrimitive is Tensor::try_into_primitive::<B>() (extension.rs:81-96,
+// burn-dispatch tensor.rs:495-608): the handle's backend variant, then its
+// kind, must be B's; otherwise an Err(PrimitiveConversionError) with
+// Burn's text, which `.unwrap()` prints.
+func (w *World) tryIntoPrimitive(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	if !w.apiFeature("extension") {
+		return nil, errGatedMethod(tensorStruct, "try_into_primitive", "extension"), nil
+	}
+	if ue := (argList{c: c, method: true}).want(0); ue != nil {
+		return nil, ue, nil
+	}
+	if len(c.Generics) == 0 || len(c.Generics[0]) != 1 {
+		return nil, &UsageError{Code: "wrong-arguments", Arg: -1, Message: "type annotations needed",
+			Help: []string{"name the backend: `try_into_primitive::<Flex>()`"}}, nil
+	}
+	b, autodiff, ue := w.primitiveBackend(c.Generics[0][0])
+	if ue != nil {
+		return nil, ue, nil
+	}
+	fail := func(variant, format string, args ...any) Value {
+		err := &Enum{Type: "PrimitiveConversionError", Variant: variant, Fields: []Value{Str(fmt.Sprintf(format, args...))}}
+		return &Enum{Type: "Result", Variant: "Err", Fields: []Value{err}}
+	}
+	switch {
+	case autodiff && !t.tracked:
+		return fail("BackendMismatch", "Expected Autodiff tensor, got backend: %s", t.on.backend), nil, nil
+	case autodiff && t.on.backend != b:
+		return fail("BackendMismatch", "Expected Autodiff %s tensor, got Autodiff variant: %s", b, t.on.backend), nil, nil
+	case !autodiff && t.tracked:
+		return fail("BackendMismatch", "Expected %s tensor, got variant: Autodiff", b), nil, nil
+	case !autodiff && t.on.backend != b:
+		return fail("BackendMismatch", "Expected %s tensor, got variant: %s", b, t.on.backend), nil, nil
+	case t.kind == KindQFloat:
+		// BackendPrimitive is implemented for Float, not for QFloat.
+		return fail("KindMismatch", "Expected Float primitive, got variant: Quantized"), nil, nil
+	}
+	out := *t
+	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{&Primitive{t: &out, backend: b, autodiff: autodiff}}}, nil, nil
+}
+
+// fromPrimitive is Tensor::<D, K>::from_primitive::<B>(p) (extension.rs:103-111):
+// the primitive goes back through from_dispatch.
+func (w *World) fromPrimitive(c Call) (Value, *UsageError, *Panic) {
+	if !w.apiFeature("extension") {
+		return nil, errGatedFunction(tensorStruct, "from_primitive", "extension"), nil
+	}
+	if ue := (argList{c: c}).want(1); ue != nil {
+		return nil, ue, nil
+	}
+	p, ok := c.Args[0].(*Primitive)
+	if !ok {
+		return nil, errMismatch(1, "<B as Backend>::FloatTensorPrimitive", c.Args[0]), nil
+	}
+	// Tensor::<D, K>::from_primitive::<B>: B is the last segment's generic.
+	strategy := Disabled
+	if len(c.Generics) >= 2 {
+		if g := c.Generics[len(c.Generics)-1]; len(g) == 1 {
+			b, autodiff, ue := w.primitiveBackend(g[0])
+			if ue != nil {
+				return nil, ue, nil
+			}
+			if b != p.backend || autodiff != p.autodiff {
+				want := (&Primitive{t: p.t, backend: b, autodiff: autodiff}).TypeName()
+				return nil, errMismatch(1, want, p), nil
+			}
+			if strings.Contains(g[0], "BalancedCheckpointing") {
+				strategy = Balanced
+			}
+		}
+	}
+	// from_backend: a concrete backend's tensor has no autodiff context;
+	// Autodiff<B, C>'s takes C's strategy (burn-dispatch tensor.rs:530-535, 564-591).
+	t := *p.t
+	t.ckp = nil
+	if p.autodiff {
+		t.ckp = strategyPtr(strategy)
+	}
+	d := &DispatchTensor{t: &t}
+	return w.fromDispatch(Call{Path: c.Path, Generics: c.Generics[:min(len(c.Generics), 1)], Expect: c.Expect, Args: []Value{d}})
 }
 
 // dispatchTensorMethod is a method on a DispatchTensor: Clone is derived;

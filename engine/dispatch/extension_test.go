@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -453,5 +454,54 @@ func TestSelectorsAndFixes(t *testing.T) {
 	before := len(w.Trace())
 	if _, _, ok := w.ExtensionRoute(extOp("NdArray", float("x")), []Value{on(t, w, "flex", "")}); ok || len(w.Trace()) != before+1 {
 		t.Errorf("an unrouted call has no route and records nothing but its argument: ok %v", ok)
+	}
+}
+
+// TestPrimitives: try_into_primitive's errors, with Burn's texts, and the
+// round trip through from_primitive.
+func TestPrimitives(t *testing.T) {
+	w := extWorld(t)
+	flex := device(t, w, "flex")
+	tracked := mustCall(t, w, method(flex, "autodiff")).(*Device)
+	plain := ones(t, w, flex, "", 2)
+	onAD := ones(t, w, tracked, "", 2)
+	try := func(x *Tensor, backend string) *Enum {
+		c := method(x, "try_into_primitive")
+		c.Generics = [][]string{{backend}}
+		return mustExt(t, w, c).(*Enum)
+	}
+	cases := []struct {
+		x       *Tensor
+		backend string
+		err     string
+	}{
+		{plain, "Cuda", `BackendMismatch("Expected Cuda tensor, got variant: Flex")`},
+		{onAD, "Flex", `BackendMismatch("Expected Flex tensor, got variant: Autodiff")`},
+		{plain, "Autodiff<Flex>", `BackendMismatch("Expected Autodiff tensor, got backend: Flex")`},
+		{onAD, "Autodiff<NdArray>", `BackendMismatch("Expected Autodiff NdArray tensor, got Autodiff variant: Flex")`},
+	}
+	for _, c := range cases {
+		r := try(c.x, c.backend)
+		if r.Variant != "Err" {
+			t.Errorf("%s of %v: %v", c.backend, c.x.TypeName(), r.Variant)
+			continue
+		}
+		e := r.Fields[0].(*Enum)
+		if got := fmt.Sprintf("%s(%q)", e.Variant, string(e.Fields[0].(Str))); got != c.err {
+			t.Errorf("%s: got %s, want %s", c.backend, got, c.err)
+		}
+	}
+	ok := try(onAD, "Autodiff<Flex>")
+	if ok.Variant != "Ok" {
+		t.Fatalf("Autodiff<Flex> of a tracked Flex float: %v", ok.Variant)
+	}
+	back := mustExt(t, w, Call{Path: []string{"Tensor", "from_primitive"}, Generics: [][]string{{"1"}, {"Autodiff<Flex>"}}, Args: ok.Fields}).(*Tensor)
+	if !back.tracked || back.ckp == nil {
+		t.Errorf("from_primitive::<Autodiff<Flex>> gives a tracked tensor")
+	}
+	_, _, err := w.ExtensionAPI(Call{Path: []string{"Tensor", "from_primitive"}, Generics: [][]string{{"1"}, {"Flex"}}, Args: ok.Fields})
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Message, "mismatched types") {
+		t.Errorf("from_primitive::<Flex> of an Autodiff<Flex> primitive: %v", err)
 	}
 }
