@@ -110,9 +110,17 @@ func tooLarge(req Request) (diag.Diagnostic, bool) {
 
 // compileErrors reports whether a check found errors that rustc would have
 // rejected: everything but the panics of Burn and of the program itself.
+// Burn's own compile-time errors (the rows of its panic table whose kind is
+// compile_error, raised by its proc-macros) count as rejections too.
 func compileErrors(list diag.List) bool {
 	for _, d := range list {
-		if d.Severity == diag.Error && d.PanicID == "" {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if d.PanicID == "" {
+			return true
+		}
+		if row, ok := catalog.PanicRow(d.PanicID); ok && row.Kind == "compile_error" {
 			return true
 		}
 	}
