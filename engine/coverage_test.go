@@ -108,13 +108,14 @@ func readReasons(t *testing.T, byID map[string]panicRow) map[string]string {
 }
 
 // reproduces reports whether a run shows the row: the run panics with it
-// and check reported it first, or the program never ran because the config
+// (or re-raises it from Burn's device-runner thread) and check reported it
+// first, or the program never ran because the config
 // or check phase stopped it with that row (a compile-time or config error).
 func reproduces(res Result, detail Detail, id string) bool {
 	if !slices.Contains(detail.CheckPanicIDs, id) {
 		return false
 	}
-	if detail.RunPanicID == id {
+	if detail.RunPanicID == id || slices.Contains(detail.RunCauseIDs, id) {
 		return true
 	}
 	return res.Status == StatusRejected && res.Panic == nil

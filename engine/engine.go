@@ -38,7 +38,10 @@ func Run(req Request) Result {
 // Burn's panic table behind its panic and its check diagnostics. Tests use
 // it to tie examples to rows.
 type Detail struct {
-	RunPanicID    string
+	RunPanicID string
+	// RunCauseIDs are the panics that happened first on another thread
+	// and that the run's panic re-raises.
+	RunCauseIDs   []string
 	CheckPanicIDs []string
 }
 
@@ -90,6 +93,9 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	case ran.Panic != nil:
 		status = StatusPanicked
 		detail.RunPanicID = ran.Panic.ID
+		for c := ran.Panic.Cause; c != nil; c = c.Cause {
+			detail.RunCauseIDs = append(detail.RunCauseIDs, c.ID)
+		}
 	case ran.Limited != "" || compileErrors(ran.Diags):
 		status = StatusRejected
 	}

@@ -92,7 +92,10 @@ func (l List) HasErrors() bool {
 
 var phaseOrder = map[Phase]int{Config: 0, Parse: 1, Check: 2, Run: 3}
 
-// Sort orders diagnostics by file (Cargo.toml first), position, then phase.
+var severityOrder = map[Severity]int{Error: 0, Warning: 1, Note: 2}
+
+// Sort orders diagnostics by file (Cargo.toml first), position, phase, then
+// severity (an error before the notes that explain it).
 // The order is total so that output is deterministic.
 func (l List) Sort() {
 	sort.SliceStable(l, func(i, j int) bool {
@@ -108,6 +111,9 @@ func (l List) Sort() {
 		}
 		if phaseOrder[a.Phase] != phaseOrder[b.Phase] {
 			return phaseOrder[a.Phase] < phaseOrder[b.Phase]
+		}
+		if severityOrder[a.Severity] != severityOrder[b.Severity] {
+			return severityOrder[a.Severity] < severityOrder[b.Severity]
 		}
 		if a.Code != b.Code {
 			return a.Code < b.Code

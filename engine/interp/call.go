@@ -493,6 +493,16 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 			d.Help = append(d.Help, l)
 		}
 		in.report(d)
+		// A panic on Burn's device-runner thread reaches the caller
+		// wrapped; each cause gets a note with its own catalog record, so
+		// the user learns what went wrong first.
+		for c := p.Cause; c != nil; c = c.Cause {
+			note := diag.Diagnostic{Severity: diag.Note, Message: c.Message, File: diag.MainRS, Range: r, PanicID: c.ID}
+			if c.Location != "" {
+				note.Help = []string{"this panic happened first, at " + c.Location + ", on Burn's device-runner thread"}
+			}
+			in.report(note)
+		}
 		if in.opts.Mode == Check {
 			return unknown, nil
 		}
