@@ -135,10 +135,11 @@ func (w *World) autodiffMethod(t *Tensor, method string, a argList) (Value, *Usa
 }
 
 // inner is K::inner: Dispatch::inner for floats (backend.rs:545-611),
-// identity for int and bool (613-623).
+// identity for int, bool and quantized tensors (613-623); without the
+// autodiff feature each kind has its own placeholder.
 func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 	if !w.autodiffCompiled() {
-		entry := map[Kind]autodiffEntry{KindFloat: entryInner, KindInt: entryIntInner, KindBool: entryBoolInner}[t.kind]
+		entry := map[Kind]autodiffEntry{KindFloat: entryInner, KindInt: entryIntInner, KindBool: entryBoolInner, KindQFloat: entryQInner}[t.kind]
 		return nil, nil, w.failOp(t.kind.opPrefix()+"_inner", t, panicNoAutodiffFeature(entry).on(0))
 	}
 	if t.kind != KindFloat {
@@ -164,7 +165,7 @@ func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 // Disabled (backend.rs:625-717); int and bool are identity.
 func (w *World) fromInner(t *Tensor) (Value, *UsageError, *Panic) {
 	if !w.autodiffCompiled() {
-		entry := map[Kind]autodiffEntry{KindFloat: entryFromInner, KindInt: entryIntFrom, KindBool: entryBoolFrom}[t.kind]
+		entry := map[Kind]autodiffEntry{KindFloat: entryFromInner, KindInt: entryIntFrom, KindBool: entryBoolFrom, KindQFloat: entryQFrom}[t.kind]
 		return nil, nil, w.failOp(t.kind.opPrefix()+"_from_inner", t, panicNoAutodiffFeature(entry).on(1))
 	}
 	if t.kind != KindFloat {

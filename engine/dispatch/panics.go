@@ -226,6 +226,8 @@ var (
 	entryBoolInner   = autodiffEntry{"bool-inner", 0, 0, 876, "disp-noad-bool-inner"}
 	entryIntFrom     = autodiffEntry{"int-from-inner", 0, 0, 888, "disp-noad-int-from-inner"}
 	entryBoolFrom    = autodiffEntry{"bool-from-inner", 0, 0, 892, "disp-noad-bool-from-inner"}
+	entryQInner      = autodiffEntry{"q-inner", 0, 0, 880, "disp-noad-q-inner"}
+	entryQFrom       = autodiffEntry{"q-from-inner", 0, 0, 896, "disp-noad-q-from-inner"}
 )
 
 func panicRequiresAutodiff(e autodiffEntry) *Panic {

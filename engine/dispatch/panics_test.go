@@ -398,6 +398,21 @@ var panicCases = []panicCase{
 			d := mustCall(t, w, fn("Device::default")).(*Device)
 			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, d, "Bool", 2)))
 		}},
+	{id: "disp-noad-q-inner", features: []string{noDefaults},
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			scheme := mustCall(t, w, fn("QuantScheme::default"))
+			q := mustCall(t, w, method(ones(t, w, d, "", 2), "quantize_dynamic", ref(scheme)))
+			return mustPanic(t, w, method(q, "inner"))
+		},
+		message: "not implemented: Requires `autodiff` feature"},
+	{id: "disp-noad-q-from-inner", features: []string{noDefaults},
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			scheme := mustCall(t, w, fn("QuantScheme::default"))
+			q := mustCall(t, w, method(ones(t, w, d, "", 2), "quantize_dynamic", ref(scheme)))
+			return mustPanic(t, w, fn("Tensor::from_inner", q))
+		}},
 	{id: "ad-require-grad-nonleaf", features: []string{"flex"},
 		run: func(t *testing.T, w *World) *Panic {
 			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)
