@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -9,189 +8,36 @@ import (
 	"github.com/dispatch-playground/playground/engine/dispatch"
 )
 
-// display formats v as Rust's `{}` would.
+// display formats v as Rust's `{}` would. The dispatch model owns the
+// formatting of every value; the interpreter adds only its own closures and
+// the placeholder for values it could not compute.
 func display(v value) string {
-	switch x := dispatch.Deref(v).(type) {
-	case dispatch.Int:
-		return strconv.FormatInt(x.V, 10)
-	case dispatch.Float:
-		return formatFloat(x, false)
-	case dispatch.Bool:
-		return strconv.FormatBool(bool(x))
-	case dispatch.Str:
-		return string(x)
-	case dispatch.Unknown:
-		return "_"
-	case dispatch.Unit, *dispatch.Array, dispatch.Tuple, *dispatch.Range, *dispatch.Enum, *dispatch.Opaque, *closure, *fnValue:
-		return debug(x)
-	}
 	if s, ok := dispatch.Display(v); ok {
 		return s
 	}
-	return dispatch.Debug(v)
+	return debug(v)
 }
 
 // hasDisplay reports whether Rust implements Display for v's type.
 func hasDisplay(v value) bool {
-	switch x := dispatch.Deref(v).(type) {
-	case dispatch.Int, dispatch.Float, dispatch.Bool, dispatch.Str, dispatch.Unknown:
+	if isUnknown(v) {
 		return true
-	case dispatch.Unit, *dispatch.Array, dispatch.Tuple, *dispatch.Range, *dispatch.Enum, *dispatch.Opaque, *closure, *fnValue:
-		return false
-	default:
-		_, ok := dispatch.Display(x)
-		return ok
 	}
+	_, ok := dispatch.Display(v)
+	return ok
 }
 
 // debug formats v as Rust's `{:?}` would.
 func debug(v value) string {
 	switch x := dispatch.Deref(v).(type) {
-	case dispatch.Int:
-		return strconv.FormatInt(x.V, 10)
-	case dispatch.Float:
-		return formatFloat(x, true)
-	case dispatch.Bool:
-		return strconv.FormatBool(bool(x))
-	case dispatch.Str:
-		return quoteRust(string(x))
-	case dispatch.Unit:
-		return "()"
 	case dispatch.Unknown:
 		return "_"
-	case *dispatch.Array:
-		parts := make([]string, len(x.Elems))
-		for i, el := range x.Elems {
-			parts[i] = debug(el)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case dispatch.Tuple:
-		parts := make([]string, len(x))
-		for i, el := range x {
-			parts[i] = debug(el)
-		}
-		if len(parts) == 1 {
-			return "(" + parts[0] + ",)"
-		}
-		return "(" + strings.Join(parts, ", ") + ")"
-	case *dispatch.Range:
-		s := ""
-		if x.Lo != nil {
-			s = strconv.FormatInt(*x.Lo, 10)
-		}
-		s += ".."
-		if x.Inclusive {
-			s += "="
-		}
-		if x.Hi != nil {
-			s += strconv.FormatInt(*x.Hi, 10)
-		}
-		return s
-	case *dispatch.Enum:
-		s := x.Variant
-		if len(x.Fields) > 0 {
-			parts := make([]string, len(x.Fields))
-			for i, f := range x.Fields {
-				parts[i] = debug(f)
-			}
-			s += "(" + strings.Join(parts, ", ") + ")"
-		}
-		if len(x.Named) > 0 {
-			keys := make([]string, 0, len(x.Named))
-			for k := range x.Named {
-				keys = append(keys, k)
-			}
-			sortStrings(keys)
-			parts := make([]string, len(keys))
-			for i, k := range keys {
-				parts[i] = k + ": " + debug(x.Named[k])
-			}
-			s += " { " + strings.Join(parts, ", ") + " }"
-		}
-		return s
-	case *dispatch.Opaque:
-		return x.Type
 	case *closure:
 		return "{closure}"
 	case *fnValue:
 		return x.TypeName()
 	}
 	return dispatch.Debug(v)
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-// formatFloat prints a float the way Rust's Display (debug=false) or Debug
-// does: the shortest text that reads back to the same value, integral
-// values without a fraction in Display and with ".0" in Debug, and Debug
-// switching to exponent form for very large or small magnitudes.
-func formatFloat(f dispatch.Float, debugForm bool) string {
-	bits := 64
-	if f.Suffix == "f32" {
-		bits = 32
-	}
-	v := f.V
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	abs := math.Abs(v)
-	if debugForm && abs != 0 && (abs >= 1e16 || abs < 1e-4) {
-		s := strconv.FormatFloat(v, 'e', -1, bits)
-		mant, exp, _ := strings.Cut(s, "e")
-		exp = strings.TrimPrefix(exp, "+")
-		if strings.HasPrefix(exp, "-") {
-			exp = "-" + strings.TrimLeft(exp[1:], "0")
-		} else {
-			exp = strings.TrimLeft(exp, "0")
-		}
-		return mant + "e" + exp
-	}
-	s := strconv.FormatFloat(v, 'f', -1, bits)
-	if debugForm && !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
-// quoteRust quotes a string as Rust's Debug does.
-func quoteRust(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case 0:
-			b.WriteString(`\0`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // fmtSpec is one `{...}` placeholder.

@@ -22,10 +22,10 @@ func TestFormatFloatLikeRust(t *testing.T) {
 		{dispatch.Float{V: 0}, "0", "0.0"},
 	}
 	for _, c := range cases {
-		if got := formatFloat(c.v, false); got != c.display {
+		if got := display(c.v); got != c.display {
 			t.Errorf("Display(%v) = %q, want %q", c.v, got, c.display)
 		}
-		if got := formatFloat(c.v, true); got != c.debug {
+		if got := debug(c.v); got != c.debug {
 			t.Errorf("Debug(%v) = %q, want %q", c.v, got, c.debug)
 		}
 	}
