@@ -3,11 +3,14 @@ package wasm
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
 )
 
@@ -22,11 +25,11 @@ const stderrHead = 4 << 10
 
 // instance is one guest module. It is used by one goroutine at a time.
 type instance struct {
-	mod              api.Module
-	run, alloc, free api.Function
-	stack            []uint64 // reused for CallWithStack, so a call allocates nothing
-	inPtr, inCap     uint32   // the request buffer, reused across runs
-	stderr           *headWriter
+	mod                     api.Module
+	runRequest, alloc, free api.Function
+	stack                   []uint64 // reused for CallWithStack, so a call allocates nothing
+	inPtr, inCap            uint32   // the request buffer, reused across runs
+	stderr                  *headWriter
 }
 
 func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.CompiledModule) (*instance, error) {
@@ -42,37 +45,41 @@ func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.Compile
 		return nil, fmt.Errorf("instantiate engine.wasm: %w (guest stderr: %q)", err, stderr.String())
 	}
 	in := &instance{
-		mod:    mod,
-		run:    mod.ExportedFunction(abi.ExportRun),
-		alloc:  mod.ExportedFunction(abi.ExportAlloc),
-		free:   mod.ExportedFunction(abi.ExportFree),
-		stack:  make([]uint64, 2),
-		stderr: stderr,
+		mod:        mod,
+		runRequest: mod.ExportedFunction(abi.ExportRunRequest),
+		alloc:      mod.ExportedFunction(abi.ExportAlloc),
+		free:       mod.ExportedFunction(abi.ExportFree),
+		stack:      make([]uint64, 3),
+		stderr:     stderr,
 	}
-	if in.run == nil || in.alloc == nil || in.free == nil || mod.Memory() == nil {
+	if in.runRequest == nil || in.alloc == nil || in.free == nil || mod.Memory() == nil {
 		_ = mod.Close(ctx)
-		return nil, fmt.Errorf("engine.wasm does not export %s, %s, %s and a memory", abi.ExportAlloc, abi.ExportFree, abi.ExportRun)
+		return nil, fmt.Errorf("engine.wasm does not export %s, %s, %s and a memory", abi.ExportAlloc, abi.ExportFree, abi.ExportRunRequest)
 	}
 	return in, nil
 }
 
-// call writes request into the guest, runs it and returns a copy of the
-// Result JSON: the guest overwrites its copy on the next run.
-func (in *instance) call(ctx context.Context, request []byte) ([]byte, error) {
+// call writes the request's two texts into the guest, runs it and returns a
+// copy of the Result JSON: the guest overwrites its copy on the next run.
+func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error) {
 	in.stderr.Reset()
-	if err := in.reserve(ctx, uint32(len(request))); err != nil {
+	size := len(req.Config) + len(req.Snippet)
+	if size > math.MaxUint32/2 {
+		return nil, fmt.Errorf("%w: a request of %d bytes", abi.ErrBadRequest, size)
+	}
+	if err := in.reserve(ctx, uint32(size)); err != nil {
 		return nil, err
 	}
 	mem := in.mod.Memory()
-	if !mem.Write(in.inPtr, request) {
+	if !mem.WriteString(in.inPtr, req.Config) || !mem.WriteString(in.inPtr+uint32(len(req.Config)), req.Snippet) {
 		return nil, fmt.Errorf("request buffer at %#x is outside guest memory", in.inPtr)
 	}
-	in.stack[0], in.stack[1] = uint64(in.inPtr), uint64(len(request))
-	if err := in.run.CallWithStack(ctx, in.stack); err != nil {
+	in.stack[0], in.stack[1], in.stack[2] = uint64(in.inPtr), uint64(len(req.Config)), uint64(len(req.Snippet))
+	if err := in.runRequest.CallWithStack(ctx, in.stack); err != nil {
 		return nil, err
 	}
 	if in.stack[0] == 0 {
-		return nil, abi.ErrBadRequest
+		return nil, errNoResult
 	}
 	ptr, n := abi.Unpack(in.stack[0])
 	view, ok := mem.Read(ptr, n)
@@ -82,9 +89,14 @@ func (in *instance) call(ctx context.Context, request []byte) ([]byte, error) {
 	return bytes.Clone(view), nil
 }
 
-// reserve makes the request buffer hold at least n bytes.
+// errNoResult: the guest returned no Result, which only an engine that
+// cannot encode its own Result does.
+var errNoResult = errors.New("the guest returned no Result")
+
+// reserve makes the request buffer hold at least n bytes; an empty
+// request needs a buffer too, since the guest reads only buffers it gave.
 func (in *instance) reserve(ctx context.Context, n uint32) error {
-	if n <= in.inCap {
+	if in.inCap != 0 && n <= in.inCap {
 		return nil
 	}
 	capacity := uint32(minInputCapacity)

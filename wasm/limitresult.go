@@ -13,19 +13,20 @@ import (
 
 // Codes of the diagnostics the sandbox adds when it, rather than the engine,
 // stops a run. The messages follow the errorMessage of their catalog
-// records.
+// records; a code the catalog does not have gets a null record.
 const (
 	CodeTimeLimit   = "playground-time-limit"
 	CodeMemoryLimit = "playground-memory-limit"
-	// CodeOutputLimit: the Result, printed output and trace together, is
-	// larger than the sandbox returns.
-	CodeOutputLimit = "playground-output-limit"
+	// CodeResultLimit: the Result, printed output and trace together, is
+	// larger than the sandbox returns. (The engine's own limit on printed
+	// output is playground-output-limit.)
+	CodeResultLimit = "playground-result-limit"
 )
 
 // TimeLimitResult is the Result of a run the host stopped after limit.
 func TimeLimitResult(snippet string, limit time.Duration) engine.Result {
 	return limitResult(snippet, CodeTimeLimit,
-		fmt.Sprintf("the run exceeded the playground's time limit of %v", limit),
+		fmt.Sprintf("the run did not finish within the playground's time limit of %v", limit),
 		"loops run for real here: iterate over a smaller range; dispatch behaves the same for a few iterations")
 }
 
@@ -33,21 +34,21 @@ func TimeLimitResult(snippet string, limit time.Duration) engine.Result {
 // pages wasm pages.
 func MemoryLimitResult(snippet string, pages uint32) engine.Result {
 	return limitResult(snippet, CodeMemoryLimit,
-		fmt.Sprintf("the run exceeded the playground's memory limit of %s", formatBytes(uint64(pages)*PageSize)),
+		fmt.Sprintf("the run needed more memory than the playground's limit of %s", formatBytes(uint64(pages)*PageSize)),
 		"use smaller shapes: dispatch, transfers and panics do not depend on size")
 }
 
-// OutputLimitResult is the Result of a run whose Result JSON (size bytes)
+// ResultLimitResult is the Result of a run whose Result JSON (size bytes)
 // is larger than limit bytes.
-func OutputLimitResult(snippet string, size, limit int) engine.Result {
-	return limitResult(snippet, CodeOutputLimit,
-		fmt.Sprintf("the output exceeded the playground's limit of %s", formatBytes(uint64(limit))),
-		fmt.Sprintf("this run's Result, its printed output and trace together, came to %s: print less, or loop fewer times", formatBytes(uint64(size))))
+func ResultLimitResult(snippet string, size, limit int) engine.Result {
+	return limitResult(snippet, CodeResultLimit,
+		fmt.Sprintf("the result of the run is %s, more than the playground's limit of %s", formatBytes(uint64(size)), formatBytes(uint64(limit))),
+		"the result holds the printed output and one trace entry per tensor operation: print less, or loop fewer times")
 }
 
 func limitResult(snippet, code, message, help string) engine.Result {
 	file := source.NewFile(diag.MainRS, snippet)
-	var record json.RawMessage
+	record := json.RawMessage("null")
 	if r, ok := catalog.ByCode(code); ok {
 		record = r.JSON()
 	}

@@ -35,7 +35,8 @@ var (
 	ErrCrashed = errors.New("wasm: the engine crashed")
 )
 
-// instantiateTimeout bounds starting one instance (about 10 ms normally).
+// instantiateTimeout bounds starting one instance and its warm-up run
+// (about a second together).
 const instantiateTimeout = 30 * time.Second
 
 // Config configures New.
@@ -78,7 +79,7 @@ type Sandbox struct {
 
 type counters struct {
 	instances, running                                                    atomic.Int64
-	runs, busy, timeLimits, memoryLimits, outputLimits, crashes, recycled atomic.Int64
+	runs, busy, timeLimits, memoryLimits, resultLimits, crashes, recycled atomic.Int64
 }
 
 // Stats is a snapshot of the sandbox's gauges and counters.
@@ -92,7 +93,7 @@ type Stats struct {
 	Busy         int64 // runs refused with ErrBusy
 	TimeLimits   int64 // runs stopped by the wall time limit
 	MemoryLimits int64 // runs stopped by the memory limit
-	OutputLimits int64 // runs whose Result was over the size limit
+	ResultLimits int64 // runs whose Result was over the size limit
 	Crashes      int64 // runs that trapped for another reason
 	Recycled     int64 // instances replaced because their memory had grown
 }
@@ -132,13 +133,24 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, fmt.Errorf("%w: compile engine.wasm: %v", ErrUnavailable, err)
 	}
 	s.compiled = compiled
+	// Start the instances side by side: each warm-up takes about a second.
+	started := make(chan error, cfg.Limits.PoolSize)
 	for range cfg.Limits.PoolSize {
-		in, err := s.instantiate()
-		if err != nil {
-			_ = s.Close(ctx)
-			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
-		}
-		s.slots <- in
+		go func() {
+			in, err := s.instantiate()
+			if err == nil {
+				s.slots <- in
+			}
+			started <- err
+		}()
+	}
+	var errs []error
+	for range cfg.Limits.PoolSize {
+		errs = append(errs, <-started)
+	}
+	if err := errors.Join(errs...); err != nil {
+		_ = s.Close(ctx)
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return s, nil
 }
@@ -148,11 +160,7 @@ func (s *Sandbox) Limits() Limits { return s.limits }
 
 // Run runs one request and decodes its Result.
 func (s *Sandbox) Run(ctx context.Context, req engine.Request) (engine.Result, error) {
-	request, err := abi.EncodeRequest(req)
-	if err != nil {
-		return engine.Result{}, err
-	}
-	out, err := s.RunJSON(ctx, request)
+	out, err := s.RunJSON(ctx, req)
 	if err != nil {
 		return engine.Result{}, err
 	}
@@ -163,10 +171,10 @@ func (s *Sandbox) Run(ctx context.Context, req engine.Request) (engine.Result, e
 	return res, nil
 }
 
-// RunJSON runs a Request given as JSON and returns the Result JSON, byte for
-// byte what abi.Handle returns natively for the same input. A run stopped by
-// a limit returns the Result that says so, not an error.
-func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
+// RunJSON runs one request and returns the Result JSON, byte for byte what
+// abi.HandleRequest returns natively for it. A run stopped by a limit
+// returns the Result that says so, not an error.
+func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, error) {
 	select {
 	case s.admitted <- struct{}{}:
 	default:
@@ -194,7 +202,7 @@ func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
 
 	s.counters.running.Add(1)
 	runCtx, cancel := context.WithTimeout(ctx, s.limits.WallTime)
-	out, err := in.call(runCtx, request)
+	out, err := in.call(runCtx, req)
 	cancel()
 	s.counters.running.Add(-1)
 
@@ -208,12 +216,12 @@ func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
 		}
 		s.counters.runs.Add(1)
 		if len(out) > s.limits.ResultBytes {
-			s.counters.outputLimits.Add(1)
-			return abi.Encode(OutputLimitResult(snippetOf(request), len(out), s.limits.ResultBytes))
+			s.counters.resultLimits.Add(1)
+			return abi.Encode(ResultLimitResult(req.Snippet, len(out), s.limits.ResultBytes))
 		}
 		return out, nil
 	case errors.Is(err, abi.ErrBadRequest):
-		// The guest rejected the input before running anything.
+		// Refused before the guest ran anything.
 		s.slots <- in
 		return nil, err
 	}
@@ -228,11 +236,11 @@ func (s *Sandbox) RunJSON(ctx context.Context, request []byte) ([]byte, error) {
 	case errors.Is(err, context.DeadlineExceeded):
 		s.counters.runs.Add(1)
 		s.counters.timeLimits.Add(1)
-		return abi.Encode(TimeLimitResult(snippetOf(request), s.limits.WallTime))
+		return abi.Encode(TimeLimitResult(req.Snippet, s.limits.WallTime))
 	case strings.Contains(stderr, "out of memory"):
 		s.counters.runs.Add(1)
 		s.counters.memoryLimits.Add(1)
-		return abi.Encode(MemoryLimitResult(snippetOf(request), s.limits.MemoryPages))
+		return abi.Encode(MemoryLimitResult(req.Snippet, s.limits.MemoryPages))
 	}
 	s.counters.crashes.Add(1)
 	return nil, fmt.Errorf("%w: %v: %s", ErrCrashed, err, firstLines(stderr, 3))
@@ -251,7 +259,7 @@ func (s *Sandbox) Stats() Stats {
 		Busy:         c.busy.Load(),
 		TimeLimits:   c.timeLimits.Load(),
 		MemoryLimits: c.memoryLimits.Load(),
-		OutputLimits: c.outputLimits.Load(),
+		ResultLimits: c.resultLimits.Load(),
 		Crashes:      c.crashes.Load(),
 		Recycled:     c.recycled.Load(),
 	}
@@ -283,14 +291,20 @@ func (s *Sandbox) isClosed() bool {
 	}
 }
 
+// instantiate starts an instance and warms it up.
 func (s *Sandbox) instantiate() (*instance, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), instantiateTimeout)
 	defer cancel()
 	in, err := instantiate(ctx, s.runtime, s.compiled)
-	if err == nil {
-		s.counters.instances.Add(1)
+	if err != nil {
+		return nil, err
 	}
-	return in, err
+	if _, err := in.call(ctx, warmUp); err != nil {
+		_ = in.close(context.Background())
+		return nil, fmt.Errorf("warm-up run: %w (guest stderr: %q)", err, firstLines(in.stderr.String(), 3))
+	}
+	s.counters.instances.Add(1)
+	return in, nil
 }
 
 // replace closes in and starts its successor in the background, so the run
@@ -316,13 +330,6 @@ func (s *Sandbox) replace(in *instance, why string, attrs ...any) {
 		}
 		s.slots <- next
 	}()
-}
-
-// snippetOf recovers the snippet of a request for a limit's diagnostic.
-func snippetOf(request []byte) string {
-	var req engine.Request
-	_ = json.Unmarshal(request, &req)
-	return req.Snippet
 }
 
 func firstLines(s string, n int) string {

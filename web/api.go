@@ -27,17 +27,15 @@ func (s *Server) handleRun(c echo.Context) error {
 		s.metrics.refuse(limitBody)
 		return err
 	}
-	var req engine.Request
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, err := abi.DecodeRequest(body)
+	if err != nil {
 		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest,
 			Message: `the body must be a JSON object {"config": string, "snippet": string}: ` + err.Error()}
 	}
 	if err := s.checkRequest(req); err != nil {
 		return err
 	}
-	// The body goes to the guest as it came: it decodes it with the same
-	// encoding/json as above, so re-encoding would only cost time.
-	out, err := s.runJSON(c.Request().Context(), body)
+	out, err := s.runJSON(c.Request().Context(), req)
 	if err != nil {
 		return s.runError(err)
 	}
@@ -55,13 +53,13 @@ func (s *Server) checkRequest(req engine.Request) error {
 }
 
 // runJSON runs a request in the sandbox and records it.
-func (s *Server) runJSON(ctx context.Context, request []byte) ([]byte, error) {
+func (s *Server) runJSON(ctx context.Context, req engine.Request) ([]byte, error) {
 	if s.cfg.Sandbox == nil {
 		s.metrics.observe("error", 0)
 		return nil, fmt.Errorf("%w: %v", wasm.ErrUnavailable, s.cfg.SandboxError)
 	}
 	start := time.Now()
-	out, err := s.cfg.Sandbox.RunJSON(ctx, request)
+	out, err := s.cfg.Sandbox.RunJSON(ctx, req)
 	status := "error"
 	if err == nil {
 		status = statusOf(out)
@@ -77,11 +75,7 @@ func (s *Server) run(ctx context.Context, req engine.Request) (engine.Result, er
 	if err := s.checkRequest(req); err != nil {
 		return engine.Result{}, err
 	}
-	request, err := abi.EncodeRequest(req)
-	if err != nil {
-		return engine.Result{}, err
-	}
-	out, err := s.runJSON(ctx, request)
+	out, err := s.runJSON(ctx, req)
 	if err != nil {
 		return engine.Result{}, err
 	}

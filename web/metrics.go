@@ -98,7 +98,7 @@ func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
 		n     int64
 	}{
 		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()},
-		{"queue", s.Busy}, {"time", s.TimeLimits}, {"memory", s.MemoryLimits}, {"output", s.OutputLimits},
+		{"queue", s.Busy}, {"time", s.TimeLimits}, {"memory", s.MemoryLimits}, {"result", s.ResultLimits},
 	} {
 		fmt.Fprintf(w, "playground_limit_hits_total{limit=%q} %d\n", hit.limit, hit.n)
 	}

@@ -43,14 +43,10 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			return exitUsage, err
 		}
 		defer sb.Close(context.Background())
-		request, err := abi.EncodeRequest(req)
-		if err != nil {
+		if out, err = sb.RunJSON(ctx, req); err != nil {
 			return exitUsage, err
 		}
-		if out, err = sb.RunJSON(ctx, request); err != nil {
-			return exitUsage, err
-		}
-	} else if out, err = abi.Encode(engine.Run(req)); err != nil {
+	} else if out, err = abi.HandleRequest(req); err != nil {
 		return exitUsage, err
 	}
 

@@ -15,10 +15,16 @@ import (
 //	run(ptr u32, len u32) -> u64    Request JSON in, Packed Result JSON out; the
 //	                                result stays valid until the next run; 0 on a
 //	                                request that is not valid JSON
+//	run_request(ptr u32, config u32, snippet u32) -> u64
+//	                                the same with the Request as its two texts, the
+//	                                config's bytes then the snippet's, so the guest
+//	                                need not parse JSON (the browser uses run, the
+//	                                server this)
 const (
-	ExportAlloc = "alloc"
-	ExportFree  = "free"
-	ExportRun   = "run"
+	ExportAlloc      = "alloc"
+	ExportFree       = "free"
+	ExportRun        = "run"
+	ExportRunRequest = "run_request"
 	// ExportInitialize is the reactor's start function, run once per instance.
 	ExportInitialize = "_initialize"
 )
@@ -34,18 +40,33 @@ func Unpack(v uint64) (ptr, length uint32) { return uint32(v >> 32), uint32(v) }
 
 // Handle runs one request given as JSON and returns the Result as JSON.
 func Handle(request []byte) ([]byte, error) {
+	req, err := DecodeRequest(request)
+	if err != nil {
+		return nil, err
+	}
+	return HandleRequest(req)
+}
+
+// HandleRequest runs one request and returns the Result as JSON.
+func HandleRequest(req engine.Request) ([]byte, error) {
+	return Encode(engine.Run(req))
+}
+
+// DecodeRequest reads a Request from JSON, as every surface does.
+func DecodeRequest(request []byte) (engine.Request, error) {
 	var req engine.Request
 	if err := json.Unmarshal(request, &req); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+		return engine.Request{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
 	}
-	return Encode(engine.Run(req))
+	return req, nil
 }
 
 // Encode is the one JSON form of a Result: the bytes the sandbox returns,
 // `playground run --json` prints and the HTTP API sends (without the final
-// newline each of them adds).
+// newline each of them adds). They are the bytes json.Marshal gives; see
+// encodeResult for why it is not used.
 func Encode(res engine.Result) ([]byte, error) {
-	return json.Marshal(res)
+	return encodeResult(&res)
 }
 
 // EncodeRequest is the JSON form of a Request the host sends to the guest.

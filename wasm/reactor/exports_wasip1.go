@@ -1,18 +1,12 @@
 package reactor
 
 import (
-	"runtime/debug"
+	"runtime"
 	"unsafe"
 
+	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
 )
-
-// gcPercent is the guest's GOGC. The host bounds the guest's memory and
-// replaces an instance once its memory has grown past a threshold, so the
-// guest can afford to collect less often than Go's default of 100; fewer
-// collections save time, because the collector's loops are a large part of
-// what a sandboxed call executes.
-const gcPercent = 400
 
 // buffers keeps every buffer handed out by alloc reachable, so the garbage
 // collector does not reclaim memory the host is about to write.
@@ -21,8 +15,6 @@ var buffers = map[uint32][]byte{}
 // lastResult keeps the bytes of the previous run reachable until the next
 // run, while the host copies them out.
 var lastResult []byte
-
-func init() { debug.SetGCPercent(gcPercent) }
 
 //go:wasmexport alloc
 func alloc(size uint32) uint32 {
@@ -35,17 +27,46 @@ func alloc(size uint32) uint32 {
 //go:wasmexport free
 func free(ptr uint32) { delete(buffers, ptr) }
 
-// run reads the request from a buffer alloc returned; it refuses any other
-// address rather than trust the host with raw pointers.
-//
+// input returns n bytes of the buffer at ptr. The run exports read only
+// buffers alloc returned: they refuse any other address rather than trust
+// the host with raw pointers.
+func input(ptr, n uint32) ([]byte, bool) {
+	buf, ok := buffers[ptr]
+	if !ok || int(n) > len(buf) {
+		return nil, false
+	}
+	return buf[:n], true
+}
+
 //go:wasmexport run
 func run(ptr, length uint32) uint64 {
-	buf, ok := buffers[ptr]
-	if !ok || int(length) > len(buf) {
-		lastResult = nil
-		return 0
+	request, ok := input(ptr, length)
+	if !ok {
+		return finish(nil, abi.ErrBadRequest)
 	}
-	result, err := handler(buf[:length])
+	req, err := abi.DecodeRequest(request)
+	if err != nil {
+		return finish(nil, err)
+	}
+	return finish(handler(req))
+}
+
+//go:wasmexport run_request
+func runRequest(ptr, configLen, snippetLen uint32) uint64 {
+	texts, ok := input(ptr, configLen+snippetLen)
+	if !ok || configLen+snippetLen < configLen {
+		return finish(nil, abi.ErrBadRequest)
+	}
+	return finish(handler(engine.Request{Config: string(texts[:configLen]), Snippet: string(texts[configLen:])}))
+}
+
+// finish keeps the result alive and packs its address, or 0 on an error.
+func finish(result []byte, err error) uint64 {
+	// A reactor's goroutines run only while an export runs, so a collection
+	// the run started may not get to finish: instances then grew by about
+	// 100 KB a run, without end. Yielding once lets the collector's
+	// goroutines do their work now; memory stays flat.
+	runtime.Gosched()
 	lastResult = result
 	if err != nil || len(result) == 0 {
 		return 0

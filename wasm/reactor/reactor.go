@@ -1,11 +1,13 @@
 package reactor
 
-// Handler turns a request's bytes into a result's bytes.
-type Handler func(request []byte) ([]byte, error)
+import "github.com/dispatch-playground/playground/engine"
+
+// Handler runs a request and returns the Result JSON.
+type Handler func(req engine.Request) ([]byte, error)
 
 // handler is set once, by Serve from the main package's init, before the host
 // can call any export.
 var handler Handler
 
-// Serve makes h the function run calls.
+// Serve makes h the function the run exports call.
 func Serve(h Handler) { handler = h }

@@ -7,8 +7,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/wasm/reactor"
@@ -26,11 +24,7 @@ var sink [][]byte
 
 func init() { reactor.Serve(handle) }
 
-func handle(request []byte) ([]byte, error) {
-	var req engine.Request
-	if err := json.Unmarshal(request, &req); err != nil {
-		return nil, err
-	}
+func handle(req engine.Request) ([]byte, error) {
 	switch req.Snippet {
 	case Spin:
 		n := 0
@@ -45,7 +39,7 @@ func handle(request []byte) ([]byte, error) {
 		var m map[string]int
 		m["nil map"]++
 	}
-	return abi.Handle(request)
+	return abi.HandleRequest(req)
 }
 
 func main() {}
