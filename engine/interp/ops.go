@@ -248,18 +248,9 @@ func intBinary(op string, a, b int64, suffix string) (value, bool, string) {
 		return mk(a << uint64(b&63)), true, ""
 	case ">>":
 		return mk(a >> uint64(b&63)), true, ""
-	case "==":
-		return dispatch.Bool(a == b), true, ""
-	case "!=":
-		return dispatch.Bool(a != b), true, ""
-	case "<":
-		return dispatch.Bool(a < b), true, ""
-	case "<=":
-		return dispatch.Bool(a <= b), true, ""
-	case ">":
-		return dispatch.Bool(a > b), true, ""
-	case ">=":
-		return dispatch.Bool(a >= b), true, ""
+	}
+	if c, ok := compare(op, a, b); ok {
+		return c, true, ""
 	}
 	return nil, false, ""
 }
@@ -282,18 +273,9 @@ func floatBinary(op string, a, b float64, suffix string) (value, bool, string) {
 		return mk(a / b), true, ""
 	case "%":
 		return mk(math.Mod(a, b)), true, ""
-	case "==":
-		return dispatch.Bool(a == b), true, ""
-	case "!=":
-		return dispatch.Bool(a != b), true, ""
-	case "<":
-		return dispatch.Bool(a < b), true, ""
-	case "<=":
-		return dispatch.Bool(a <= b), true, ""
-	case ">":
-		return dispatch.Bool(a > b), true, ""
-	case ">=":
-		return dispatch.Bool(a >= b), true, ""
+	}
+	if c, ok := compare(op, a, b); ok {
+		return c, true, ""
 	}
 	return nil, false, ""
 }
@@ -456,4 +438,23 @@ func (in *interp) cast(e *syntax.CastExpr) (value, *signal) {
 		return dispatch.Int{V: 0, Suffix: t}, nil
 	}
 	return x, nil
+}
+
+// compare evaluates a comparison operator on two numbers of one type.
+func compare[T int64 | float64](op string, a, b T) (value, bool) {
+	switch op {
+	case "==":
+		return dispatch.Bool(a == b), true
+	case "!=":
+		return dispatch.Bool(a != b), true
+	case "<":
+		return dispatch.Bool(a < b), true
+	case "<=":
+		return dispatch.Bool(a <= b), true
+	case ">":
+		return dispatch.Bool(a > b), true
+	case ">=":
+		return dispatch.Bool(a >= b), true
+	}
+	return nil, false
 }
