@@ -390,6 +390,8 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.oneHot(t, a)
 	case "max_pair", "min_pair":
 		return w.maxOrMinPair(t, c)
+	case "set_distributed", "is_distributed":
+		return w.distributedMethod(t, method, a)
 	case "eq", "ne", "lt", "le", "gt", "ge":
 		return nil, &UsageError{Code: "unknown-method", Arg: -1,
 			Message: fmt.Sprintf("binary operation `%s` cannot be applied to type `%s`", operatorText[method], t.TypeName()),

@@ -30,8 +30,9 @@ type adNode struct {
 	// step is true when a backward step is registered for the node: every
 	// op output registers one, even untracked (ops/base.rs:172-190), and
 	// require_grad registers a RootStep; a fresh leaf has none.
-	step     bool
-	consumed bool // a backward pass removed the step
+	step        bool
+	consumed    bool     // a backward pass removed the step
+	distributed *ParamID // set by Tensor::set_distributed
 }
 
 // debug is AutodiffTensor's derived Debug around primitive
@@ -46,8 +47,12 @@ func (n *adNode) debug(primitive string) string {
 	if n.computed {
 		props = "ComputeBound"
 	}
-	return fmt.Sprintf("AutodiffTensor { primitive: %s, node: Node { parents: [%s], order: %d, id: NodeId { value: %d }, requirement: %s, properties: %s, client: GraphMutexClient, distributed_params: None }, rc: NodeId { value: %d } }",
-		primitive, strings.Join(parents, ", "), n.order, n.id, n.requirement, props, n.id)
+	distributed := "None"
+	if n.distributed != nil {
+		distributed = "Some(DistributedParams { param_id: " + n.distributed.debug() + " })"
+	}
+	return fmt.Sprintf("AutodiffTensor { primitive: %s, node: Node { parents: [%s], order: %d, id: NodeId { value: %d }, requirement: %s, properties: %s, client: GraphMutexClient, distributed_params: %s }, rc: NodeId { value: %d } }",
+		primitive, strings.Join(parents, ", "), n.order, n.id, n.requirement, props, distributed, n.id)
 }
 
 // newLeaf is AutodiffTensor::new: an untracked leaf without a step.

@@ -70,6 +70,10 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.quantSchemeMethod(r, c)
 	case *EndpointBuilder, *Endpoint, *RemoteSecret:
 		v, ue, p = w.remoteValueMethod(recv, c)
+	case *CollectiveTensor:
+		v, ue, p = w.collectiveMethod(r, c)
+	case *ParamID:
+		v, ue, p = w.paramIDMethod(r, c)
 	case Int, Float:
 		v, ue, p = w.scalarOperator(recv, c)
 	default:
@@ -96,6 +100,7 @@ var moduleSegments = map[string]bool{
 	"crate": true, "self": true, "super": true, "burn": true, "burn_tensor": true, "burn_core": true,
 	"burn_nn": true, "burn_dispatch": true, "burn_remote": true, "tensor": true, "backend": true,
 	"nn": true, "module": true, "activation": true, "prelude": true, "ops": true, "remote": true,
+	"distributed": true, "id": true, "burn_std": true,
 }
 
 func normalizePath(p []string) []string {
@@ -135,6 +140,10 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.remoteFunction(typ, name, c)
 	case "QuantScheme":
 		return w.quantSchemeFunction(name, c)
+	case "DistributedContext":
+		return w.distributedFunction(typ, name, c)
+	case "ParamId":
+		return w.paramIDFunction(name, c)
 	case "linalg":
 		return w.linalgFunction(name, c)
 	case "signal":
@@ -168,6 +177,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
 		}
+	case "all_reduce":
+		return w.distributedFunction("", name, c)
 	}
 	return nil, &UsageError{Code: "unknown-function", Arg: -1,
 		Message: "cannot find function `" + strings.Join(full, "::") + "` in this scope"}, nil

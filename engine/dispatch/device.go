@@ -179,6 +179,16 @@ func (r *remoteDevice) debug() string {
 	return fmt.Sprintf("RemoteDevice { endpoint: %s, device_index: %d, id: %d }", endpoint, r.index, r.id)
 }
 
+// peerDebug is the derived Debug of the peer's PeerId
+// (rem/src/transport/identity.rs:11-19); iroh's EndpointId prints as
+// PublicKey(..).
+func (r *remoteDevice) peerDebug() string {
+	if r.iroh {
+		return "Iroh(PublicKey(" + r.peer + "))"
+	}
+	return "WebSocket(" + r.address.Debug() + ")"
+}
+
 // peerText is how burn-remote prints the peer in its errors (PeerAddr's
 // Display, rem/src/transport/identity.rs:21-29, 84-88).
 func (r *remoteDevice) peerText() string {

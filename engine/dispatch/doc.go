@@ -14,9 +14,10 @@
 // split by receiver: api_device.go (Device), api_tensor.go and the
 // embedded table ops.tsv (Tensor methods that lower to one dispatch op),
 // api_indexing.go (the methods that do not fit the table), api_autodiff.go,
-// api_compose.go (cat, stack, one_hot, activations, linear and the Linear
-// module), api_module.go (convolutions, prelu), api_linalg.go (linalg and
-// signal), remote.go. The routing macros are in route.go and transfer.go,
+// api_compose.go (cat, stack, one_hot, max_pair, activations, linear and
+// the Linear module), api_module.go (convolutions, prelu), api_linalg.go
+// (linalg and signal), distributed.go (DistributedContext, all_reduce,
+// set_distributed), remote.go. The routing macros are in route.go and transfer.go,
 // the panic messages together in panics.go; burn-tensor's checks come from
 // package burncheck (check.go adapts them).
 //
@@ -25,7 +26,8 @@
 // may be as large as int64 counts. Where Burn prints something the model
 // does not hold, the choice is documented where it is made:
 //   - process-wide counters (autodiff NodeIds, fusion and router TensorIds,
-//     remote registry ids, capture ids) count from zero per World;
+//     remote registry ids, capture ids) count from zero per World; a
+//     random ParamId prints its value as `..`;
 //   - FlexTensor's `unique` is printed true: a clone is usually moved
 //     into the op that consumes it, and the model does not see drops;
 //   - primitives that print their data (NdArray, LibTorch) print `..`;

@@ -117,6 +117,7 @@ type panicCase struct {
 	id       string
 	features []string
 	env      map[string]string
+	servers  []Server
 	run      func(t *testing.T, w *World) *Panic
 	message  string // the exact message, when the case pins it
 }
@@ -133,6 +134,7 @@ func worldFor(t *testing.T, c panicCase) *World {
 		w = world(t, c.features...)
 	}
 	w.cfg.Env = c.env
+	w.cfg.Servers = c.servers
 	return w
 }
 
@@ -413,6 +415,81 @@ var panicCases = []panicCase{
 			q := mustCall(t, w, method(ones(t, w, d, "", 2), "quantize_dynamic", ref(scheme)))
 			return mustPanic(t, w, fn("Tensor::from_inner", q))
 		}},
+	{id: "disp-dist-unsupported-device", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("burn::tensor::distributed::DistributedContext::init", &Array{Elems: []Value{device(t, w, "flex"), device(t, w, "cuda", i(0))}}, sumConfig()))
+		},
+		message: "Distributed operations are not supported for device Flex(Cpu)"},
+	{id: "disp-dist-unsupported-device-ad", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, fn("DistributedContext::init", &Array{Elems: []Value{autodiffOf(t, w, device(t, w, "flex"))}}, sumConfig()))
+		},
+		message: "Distributed operations are not supported for device Flex(Cpu)"},
+	{id: "disp-dist-mixed-variant", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			cuda := device(t, w, "cuda", i(0))
+			return mustPanic(t, w, fn("DistributedContext::init", &Array{Elems: []Value{cuda, autodiffOf(t, w, device(t, w, "cuda", i(1)))}}, sumConfig()))
+		},
+		message: "internal error: entered unreachable code: All devices are expected to be of the same variant."},
+	{id: "disp-dist-mixed-variant-ad", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			// Every device must be autodiff before the inner variants are compared.
+			first := autodiffOf(t, w, device(t, w, "flex"))
+			return mustPanic(t, w, fn("DistributedContext::init", &Array{Elems: []Value{first, device(t, w, "cuda", i(1))}}, sumConfig()))
+		},
+		message: "internal error: entered unreachable code: All devices are expected to be of the same variant."},
+	{id: "disp-dist-mixed-variant-ad-inner", features: []string{"flex", "cuda", "remote-websocket"},
+		servers: []Server{{Address: "ws://localhost:3000", Device: "cuda"}},
+		run: func(t *testing.T, w *World) *Panic {
+			cuda := autodiffOf(t, w, device(t, w, "cuda", i(0)))
+			remote := autodiffOf(t, w, device(t, w, "remote_websocket", Str("ws://localhost:3000"), i(0)))
+			return mustPanic(t, w, fn("DistributedContext::init", &Array{Elems: []Value{cuda, remote}}, sumConfig()))
+		}},
+	{id: "disp-unary-float-dist", features: []string{"flex", "cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, device(t, w, "flex"), "", 2)
+			return mustPanic(t, w, fn("all_reduce", x, enum("ReduceOperation", "Sum"), &Array{Elems: []Value{device(t, w, "cuda", i(0))}}))
+		},
+		message: "Distributed operations are not supported for tensor kind Flex(Float(FlexTensor { shape: Shape { dims: [2] }, dtype: F32, contiguous: true, unique: true }))"},
+	{id: "disp-unary-float-dist-ad", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := ones(t, w, autodiffOf(t, w, device(t, w, "flex")), "", 2)
+			return mustPanic(t, w, fn("burn::tensor::distributed::all_reduce", x, enum("ReduceOperation", "Mean"), &Array{}))
+		},
+		message: "Distributed operations are not supported for tensor kind Flex(Autodiff(AutodiffTensor { primitive: FlexTensor { shape: Shape { dims: [2] }, dtype: F32, contiguous: true, unique: true }, node: Node { parents: [], order: 0, id: NodeId { value: 0 }, requirement: None, properties: Ambiguous, client: GraphMutexClient, distributed_params: None }, rc: NodeId { value: 0 } }))"},
+	{id: "rem-allreduce-unregistered", features: []string{"remote-websocket", "cuda"},
+		servers: []Server{{Address: "ws://localhost:3000", Device: "cuda"}},
+		run: func(t *testing.T, w *World) *Panic {
+			remote := device(t, w, "remote_websocket", Str("ws://localhost:3000"), i(0))
+			x := ones(t, w, remote, "", 2)
+			// Cuda(1)'s index id 1 is no remote registry id of this process.
+			return mustPanic(t, w, fn("all_reduce", x, enum("ReduceOperation", "Sum"), &Array{Elems: []Value{remote, device(t, w, "cuda", i(1))}}))
+		},
+		message: "an all_reduce device must be a registered remote device on this process"},
+	{id: "rem-allreduce-cross-peer", features: []string{"remote-websocket"},
+		servers: []Server{{Address: "ws://localhost:3000", Device: "cuda"}, {Address: "ws://gpu-box:3000", Device: "cuda"}},
+		run: func(t *testing.T, w *World) *Panic {
+			here := device(t, w, "remote_websocket", Str("ws://localhost:3000"), i(0))
+			there := device(t, w, "remote_websocket", Str("ws://gpu-box:3000"), i(0))
+			x := ones(t, w, here, "", 2)
+			return mustPanic(t, w, fn("all_reduce", x, enum("ReduceOperation", "Sum"), &Array{Elems: []Value{here, there}}))
+		},
+		message: "assertion `left == right` failed: cross-peer all_reduce is not supported yet: the tensor is on `ws://localhost:3000` but the collective includes a device on `ws://gpu-box:3000`\n  left: WebSocket(Address { scheme: \"ws\", host: \"gpu-box\", port: Some(3000) })\n right: WebSocket(Address { scheme: \"ws\", host: \"localhost\", port: Some(3000) })"},
+	{id: "disp-set-dist-unsupported", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			x := mustCall(t, w, method(ones(t, w, autodiffOf(t, w, device(t, w, "flex")), "", 2), "require_grad"))
+			return mustPanic(t, w, method(x, "set_distributed", mustCall(t, w, fn("burn::module::ParamId::from", i(7)))))
+		}},
+	{id: "disp-set-dist-plain", features: []string{"cuda"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, method(ones(t, w, device(t, w, "cuda", i(0)), "", 2), "set_distributed", mustCall(t, w, fn("ParamId::new"))))
+		},
+		message: "Requires autodiff tensor."},
+	{id: "disp-is-dist-plain", features: []string{"flex"},
+		run: func(t *testing.T, w *World) *Panic {
+			return mustPanic(t, w, method(ones(t, w, device(t, w, "flex"), "", 2), "is_distributed"))
+		},
+		message: "Requires autodiff tensor."},
 	{id: "ad-require-grad-nonleaf", features: []string{"flex"},
 		run: func(t *testing.T, w *World) *Panic {
 			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff")).(*Device)

@@ -58,20 +58,25 @@ func (w *World) hostedCount(b Backend) int {
 
 // registryID is burn-remote's endpoint registry: one id per (endpoint,
 // device index), assigned from zero in registration order
-// (rem/src/client/service/registry.rs:49-79).
-func (w *World) registryID(key string) int {
+// (rem/src/client/service/registry.rs:49-79). It remembers each id's peer,
+// which the remote all_reduce looks up (registry.rs:81-88).
+func (w *World) registryID(key string, r *remoteDevice) int {
 	if id, ok := w.remoteIDs[key]; ok {
 		return id
 	}
 	id := len(w.remoteIDs)
 	w.remoteIDs[key] = id
+	w.remotePeers[id] = remotePeer{text: r.peerText(), debug: r.peerDebug()}
 	return id
 }
 
+// remotePeer is a registered endpoint's PeerId as Display and Debug print it.
+type remotePeer struct{ text, debug string }
+
 func (w *World) websocketDevice(address string, index int) *Device {
-	addr := ParseAddress(address)
-	id := w.registryID(fmt.Sprintf("ws %s %d", addr, index))
-	return &Device{backend: Remote, remote: &remoteDevice{address: addr, index: index, id: id}}
+	r := &remoteDevice{address: ParseAddress(address), index: index}
+	r.id = w.registryID(fmt.Sprintf("ws %s %d", r.address, index), r)
+	return &Device{backend: Remote, remote: r}
 }
 
 // remoteWebsocket is Device::remote_websocket(address, index), which
@@ -122,8 +127,9 @@ func (w *World) remoteIroh(a argList, authorized bool) (Value, *UsageError, *Pan
 	if ue != nil || p != nil {
 		return nil, ue, p
 	}
-	id := w.registryID(fmt.Sprintf("iroh %s %d %t", peer, idx, authorized))
-	d := &Device{backend: Remote, remote: &remoteDevice{iroh: true, peer: peer, index: idx, id: id}}
+	r := &remoteDevice{iroh: true, peer: peer, index: idx}
+	r.id = w.registryID(fmt.Sprintf("iroh %s %d %t", peer, idx, authorized), r)
+	d := &Device{backend: Remote, remote: r}
 	if p := w.connect(d); p != nil {
 		return nil, nil, p
 	}
@@ -325,8 +331,11 @@ func (w *World) remoteFunction(typ, name string, c Call) (Value, *UsageError, *P
 		return &Endpoint{}, nil, nil
 	case "RemoteSecret::random", "RemoteSecret::generate":
 		// A fresh key: the model numbers them, since randomness has no
-		// place in a reproducible run.
-		return &RemoteSecret{id: fmt.Sprintf("secret%d", w.registryID(fmt.Sprintf("secret %d", len(w.remoteIDs))))}, nil, nil
+		// place in a reproducible run. Keys are not remote devices, so
+		// they take no registry id.
+		s := &RemoteSecret{id: fmt.Sprintf("secret%d", w.nextSecret)}
+		w.nextSecret++
+		return s, nil, nil
 	}
 	return nil, errUnknownFunction("struct `"+typ+"`", name), nil
 }

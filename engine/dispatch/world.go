@@ -87,7 +87,9 @@ type World struct {
 	nextNode    uint64 // burn-autodiff's NodeId counter
 	nextHandle  uint64 // fusion and router tensor ids (TensorId counters)
 	nextCapture int    // CaptureDevice ids
+	nextSecret  int    // RemoteSecret keys
 	remoteIDs   map[string]int
+	remotePeers map[int]remotePeer       // the peer of each remote registry id
 	connected   map[int]bool             // remote registry ids whose session is open
 	settings    map[string]dtypeDefaults // the device settings registry, by inner device
 	serving     bool
@@ -95,7 +97,8 @@ type World struct {
 
 // NewWorld starts a process with the given build and machine.
 func NewWorld(cfg Config) *World {
-	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, connected: map[int]bool{}, settings: map[string]dtypeDefaults{}}
+	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, remotePeers: map[int]remotePeer{}, connected: map[int]bool{},
+		settings: map[string]dtypeDefaults{}}
 }
 
 // SetSite tags the TraceEvents and the tensors created by the following
