@@ -1,0 +1,95 @@
+package tensor
+
+import "math"
+
+// DefaultBudget is how many tensor elements one run may hold values for:
+// a million elements, 8 MB of float64 storage plus the autodiff tape's
+// copies, small enough for a browser tab and a pooled wasm instance.
+const DefaultBudget = 1_000_000
+
+// Budget counts the elements a run has computed values for. The caller
+// asks it before each operation; once an operation would exceed it, that
+// tensor and everything computed from it carry shapes only, so a
+// 10^12-element tensor in a snippet costs nothing. Elements are never
+// given back: the model does not see Rust drop a tensor, so the count is
+// the run's total, an upper bound on what is alive at once.
+type Budget struct {
+	limit  int64
+	used   int64
+	elided bool
+}
+
+// NewBudget returns a budget of limit elements.
+func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+
+// Take reserves n elements. It returns false, reserving nothing and
+// marking the run as elided, when fewer than n remain.
+func (b *Budget) Take(n int64) bool {
+	if n < 0 || n > b.limit-b.used {
+		b.elided = true
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// TakeShape reserves the element count of shape, which may be far larger
+// than memory (dims as dispatch holds them, int64).
+func (b *Budget) TakeShape(shape []int64) bool {
+	n, ok := ShapeElements(shape)
+	if !ok {
+		b.elided = true
+		return false
+	}
+	return b.Take(n)
+}
+
+// Used is how many elements the run holds values for.
+func (b *Budget) Used() int64 { return b.used }
+
+// Limit is the budget's size.
+func (b *Budget) Limit() int64 { return b.limit }
+
+// Elided reports whether some tensor of the run was refused values, which
+// the output should say.
+func (b *Budget) Elided() bool { return b.elided }
+
+// ElidedNote is the note the playground prints when a run's values were
+// partly elided.
+func (b *Budget) ElidedNote() string {
+	return "values of tensors beyond the playground's budget of " + groupThousands(b.limit) +
+		" elements per run were not computed; those tensors carry shapes only"
+}
+
+// ShapeElements is the product of dims, false when it overflows int64 or a
+// dim is negative.
+func ShapeElements(shape []int64) (int64, bool) {
+	for _, d := range shape {
+		if d < 0 {
+			return 0, false
+		}
+		if d == 0 {
+			return 0, true
+		}
+	}
+	n := int64(1)
+	for _, d := range shape {
+		if n > math.MaxInt64/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+func groupThousands(n int64) string {
+	s := []byte(itoa(n))
+	var out []byte
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
