@@ -32,12 +32,12 @@ const (
 const hello = `{"config":"","snippet":"let t = Tensor::<2>::ones([2, 3], &Device::default());"}`
 
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	server *web.Server
 	sb     *wasm.Sandbox
 }
 
-func newFixture(t *testing.T, module []byte, limits wasm.Limits, edit func(*web.Config)) *fixture {
+func newFixture(t testing.TB, module []byte, limits wasm.Limits, edit func(*web.Config)) *fixture {
 	t.Helper()
 	sb := wasmtest.NewSandbox(t, module, limits)
 	shares, err := store.Open(filepath.Join(t.TempDir(), "shares.db"))

@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 
@@ -118,4 +120,26 @@ func NewSandbox(tb testing.TB, module []byte, limits wasm.Limits) *wasm.Sandbox 
 	}
 	tb.Cleanup(func() { _ = sb.Close(context.Background()) })
 	return sb
+}
+
+// ReportCPU adds a cpu-ns/op metric to a benchmark: the CPU time of the
+// whole process (every goroutine, the HTTP server's included) per
+// iteration. On a shared machine it varies less than ns/op, which counts
+// the time other processes hold the CPUs too. Use as
+// `defer wasmtest.ReportCPU(b)()` after the benchmark's setup.
+func ReportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
