@@ -21,6 +21,13 @@ var recordFiles embed.FS
 //go:embed panics.tsv
 var panicTable string
 
+// siteTable lists Burn panic sites that the model raises and the shared
+// panic table does not (conversions in burn-std, burn-capture's scope
+// checks), in the same columns. Their rows follow the shared ones.
+//
+//go:embed sites.tsv
+var siteTable string
+
 // Record is one catalog entry: what a diagnostic code means, where Burn
 // raises it, and how to avoid it. Empty strings and zero stand for the
 // JSON nulls of the stored record.
@@ -165,26 +172,31 @@ type catalog struct {
 // load parses the embedded data once. The data is part of the build and
 // checked by the package tests, so a malformed file is a programming error.
 var load = sync.OnceValue(func() *catalog {
-	c, err := parse(recordFiles, panicTable)
+	c, err := parse(recordFiles, panicTable, siteTable)
 	if err != nil {
 		panic("catalog: " + err.Error())
 	}
 	return c
 })
 
-func parse(files embed.FS, table string) (*catalog, error) {
+func parse(files embed.FS, tables ...string) (*catalog, error) {
 	c := &catalog{
 		byCode:    map[string]int{},
 		byMessage: map[string]int{},
 		rowByID:   map[string]int{},
 	}
-	rows, err := parseTable(table)
-	if err != nil {
-		return nil, err
-	}
-	c.rows = rows
-	for i, r := range rows {
-		c.rowByID[r.ID] = i
+	for _, table := range tables {
+		rows, err := parseTable(table)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if _, dup := c.rowByID[r.ID]; dup {
+				return nil, fmt.Errorf("panic id %q is on two rows", r.ID)
+			}
+			c.rowByID[r.ID] = len(c.rows)
+			c.rows = append(c.rows, r)
+		}
 	}
 
 	names, err := files.ReadDir("records")

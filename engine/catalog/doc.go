@@ -3,6 +3,11 @@
 // the schema of the project's two seed records, plus the table of Burn's
 // panic sites (panics.tsv) that maps a panic id to its record.
 //
+// Burn panic sites the model raises that panics.tsv does not list (a
+// dtype conversion in burn-std, burn-capture's scope checks) are rows of
+// sites.tsv, in the same columns; the rules below treat them as rows of
+// the panic table.
+//
 // The data is embedded and parsed once; the package only looks records up.
 // It must not decide which code a diagnostic gets (the phases do), must not
 // format messages (dispatch prints Burn's exact text), and imports only the
