@@ -60,6 +60,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.POST("/share", p.share, securityHeaders)
 	e.GET("/catalog", p.catalogIndex, securityHeaders)
 	e.GET("/catalog/:code", p.catalogRecord, securityHeaders)
+	registerEmbed(e, p)
 }
 
 type pages struct {
