@@ -145,6 +145,10 @@ func (a *assets) serve(c echo.Context) error {
 		h.Set("Cache-Control", "no-cache")
 	}
 	h.Set("ETag", `"`+etag+`"`)
+	// Embedded snippets run the engine in other sites' pages: their worker
+	// imports the worker script and fetches engine.wasm from here, and both
+	// need CORS. The files are public and no credentials go with them.
+	h.Set(echo.HeaderAccessControlAllowOrigin, "*")
 	// ServeContent sets the type from the extension when none is set, and
 	// answers If-None-Match and Range.
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(body))

@@ -9,9 +9,11 @@ import { spanOfText } from "./positions.js";
 export class Engine {
   // timeLimitResult is the Result to report for a run the watchdog
   // stopped; its diagnostic is given the snippet's span. newWorker makes
-  // the worker (a test gives its own).
-  constructor({ workerURL, wasmURL, timeLimitMs, timeLimitResult, onStatus, newWorker = (url) => new Worker(url, { type: "module" }) }) {
+  // the worker (a test gives its own). runURL is the server's run API: an
+  // embedded snippet's server is on another origin than its page.
+  constructor({ workerURL, wasmURL, timeLimitMs, timeLimitResult, onStatus, newWorker = (url) => new Worker(url, { type: "module" }), runURL = "/api/run" }) {
     this.newWorker = newWorker;
+    this.runURL = runURL;
     this.workerURL = workerURL;
     this.wasmURL = wasmURL;
     this.timeLimitMs = timeLimitMs;
@@ -148,7 +150,7 @@ export class Engine {
   async runOnServer(request) {
     const started = performance.now();
     try {
-      const response = await fetch("/api/run", {
+      const response = await fetch(this.runURL, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(request),
