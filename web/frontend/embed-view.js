@@ -1,0 +1,150 @@
+// The markup of an embedded snippet: its highlighted code with the marks
+// of a diagnostic and a badge per line naming where that line's tensor
+// operations ran, and the compact result under it (a summary, or the
+// diagnostic's card with its top solution and fix).
+
+import { el } from "./dom.js";
+import { highlight } from "./embed-highlight.js";
+import { rangeOf } from "./positions.js";
+import { cardTitle, visibleDiagnostics } from "./results.js";
+import { shapeText, shortDevice } from "./trace.js";
+
+// badgesByLine groups a Result's trace by the snippet line each operation
+// starts on: one badge per device, in the order the line used them.
+export function badgesByLine(trace) {
+  const lines = new Map();
+  for (const t of trace ?? []) {
+    const line = t.span.start.line;
+    if (!lines.has(line)) lines.set(line, new Map());
+    const devices = lines.get(line);
+    const key = t.device + (t.autodiff ? " autodiff" : "");
+    if (!devices.has(key)) devices.set(key, { device: t.device, backend: t.backend, autodiff: t.autodiff, ops: [] });
+    devices.get(key).ops.push(t);
+  }
+  const out = new Map();
+  for (const [line, devices] of lines) out.set(line, [...devices.values()]);
+  return out;
+}
+
+// The text a badge shows: the device when it is short enough to read at a
+// glance, else its backend (a remote device's name is a whole struct).
+export function badgeText(b) {
+  const text = [...b.device].length <= 24 ? b.device : b.backend;
+  return b.autodiff ? `${text} ∇` : text;
+}
+
+function badge(b) {
+  const ops = b.ops.map((t) => `${t.op} → ${t.kind} ${shapeText(t.shape)}${t.note ? ` (${t.note})` : ""}`);
+  const title = `${b.device}${b.autodiff ? ", autodiff-tracked" : ""}\n${ops.join("\n")}`;
+  return el("span", { class: "device-badge", title, "data-testid": "badge", "data-device": b.device, "data-backend": b.backend }, badgeText(b));
+}
+
+// codeView renders text as highlighted lines. marks are [{span, kind}]
+// (kind "error" for the diagnostic's span, "label" for its labels); badges
+// maps a line number to the badges shown at its end.
+export function codeView(text, language, marks = [], badges = new Map()) {
+  const ranges = marks
+    .map((m) => {
+      const r = rangeOf(text, m.span);
+      // A zero-width span (a missing token) still needs something to mark.
+      return { ...r, to: Math.max(r.to, Math.min(r.from + 1, text.length)), kind: m.kind };
+    })
+    .filter((r) => r.to > r.from);
+  const cuts = new Set([0, text.length]);
+  for (const r of ranges) cuts.add(r.from).add(r.to);
+  let at = 0;
+  const pieces = [];
+  for (const token of highlight(text, language)) {
+    const end = at + token.text.length;
+    let from = at;
+    for (const cut of [...cuts].filter((c) => c > at && c < end).sort((a, b) => a - b).concat(end)) {
+      const kinds = ranges.filter((r) => r.from <= from && r.to >= cut).map((r) => r.kind);
+      pieces.push({ text: text.slice(from, cut), tag: token.tag, kinds });
+      from = cut;
+    }
+    at = end;
+  }
+  const lines = [[]];
+  for (const p of pieces) {
+    const parts = p.text.split("\n");
+    parts.forEach((part, i) => {
+      if (i > 0) lines.push([]);
+      if (part) lines[lines.length - 1].push({ ...p, text: part });
+    });
+  }
+  if (lines.length > 1 && lines[lines.length - 1].length === 0) lines.pop(); // the text's final newline
+  return el(
+    "pre",
+    { class: "code", "data-testid": "code" },
+    lines.map((parts, i) => [
+      el(
+        "span",
+        { class: "line", "data-line": i + 1 },
+        parts.map((p) => {
+          const cls = [`t-${p.tag}`, ...p.kinds.map((k) => `mark-${k}`)].join(" ");
+          return p.tag === "plain" && p.kinds.length === 0 ? p.text : el("span", { class: cls }, p.text);
+        }),
+        (badges.get(i + 1) ?? []).map(badge),
+      ),
+      i < lines.length - 1 ? "\n" : "",
+    ]),
+  );
+}
+
+// mainDiagnostic is the diagnostic a compact result shows: the first error
+// of the mode's view, or its first diagnostic of any severity.
+export function mainDiagnostic(result, viewMode) {
+  const shown = visibleDiagnostics(result, viewMode);
+  return shown.find((d) => d.severity === "error") ?? shown[0] ?? null;
+}
+
+// summaryText mirrors the playground's summary line (results.js).
+export function summaryText(result, viewMode) {
+  const errors = visibleDiagnostics(result, viewMode).filter((d) => d.severity === "error").length;
+  if (result.status === "panicked" && viewMode === "panic") return "Burn would panic";
+  if (result.status === "rejected") return "Rejected before running";
+  if (errors === 1) return "1 error found";
+  if (errors > 1) return `${errors} errors found`;
+  return "Runs without a panic";
+}
+
+// card renders a diagnostic compactly: title, Burn's exact message, where,
+// the record's first solution, and the first fix when the snippet is
+// editable. others is how many more diagnostics the view has.
+export function card(d, { editable, others }) {
+  const r = d.record ?? null;
+  return el(
+    "article",
+    { class: `card severity-${d.severity}`, "data-testid": "card", "data-code": d.code, "data-phase": d.phase },
+    el("h3", { class: "card-title", "data-testid": "card-title" }, cardTitle(d)),
+    el("pre", { class: "message", "data-testid": "message" }, d.message),
+    el(
+      "p",
+      { class: "where" },
+      el("span", { "data-testid": "where" }, `${d.file}:${d.span.start.line}:${d.span.start.column}`),
+      r && r.githubUrl && r.filePath
+        ? [" · raised by Burn at ", el("a", { href: r.githubUrl, target: "_blank", rel: "noopener", "data-testid": "burn-source" }, `${r.filePath}:${r.lineNumber}`)]
+        : "",
+    ),
+    r && r.solutions?.length > 0 && el("p", { class: "solution", "data-testid": "solution" }, el("strong", {}, "Fix: "), r.solutions[0]),
+    editable &&
+      d.fixes?.length > 0 &&
+      el("button", { type: "button", class: "button fix", "data-fix": `${d.index}:0`, "data-testid": "fix" }, d.fixes[0].title),
+    others > 0 && el("p", { class: "more" }, others === 1 ? "1 more diagnostic in the playground." : `${others} more diagnostics in the playground.`),
+  );
+}
+
+// resultView renders one outcome of a run ({result, failure}) in the
+// element's view mode ("panic" or "validation").
+export function resultView(outcome, viewMode, { editable }) {
+  if (!outcome.result) {
+    return [el("p", { class: "summary status-failed", "data-testid": "summary" }, "The run did not complete"), el("p", { class: "failure", "data-testid": "failure" }, outcome.failure)];
+  }
+  const r = outcome.result;
+  const d = mainDiagnostic(r, viewMode);
+  return [
+    el("p", { class: `summary status-${r.status}`, "data-testid": "summary" }, summaryText(r, viewMode)),
+    d && card(d, { editable, others: visibleDiagnostics(r, viewMode).length - 1 }),
+    r.output && el("pre", { class: "output", "data-testid": "output" }, r.output),
+  ];
+}
