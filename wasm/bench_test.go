@@ -2,10 +2,15 @@ package wasm_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/examples"
+	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/wasm/wasmtest"
 )
@@ -95,4 +100,43 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkTerminationChecks runs engine.wasm's run_request on one
+// instance with and without WithCloseOnContextDone, which the sandbox
+// cannot do without (a spinning guest would block the host's garbage
+// collector for ever). It measures what that safety costs: wazero then
+// calls out to the host at every loop header, and Go's wasm code passes
+// one at every jump between basic blocks.
+func BenchmarkTerminationChecks(b *testing.B) {
+	module := wasmtest.Build(b)
+	ex, _ := examples.ByName("wrong-device-add")
+	for _, checks := range []bool{true, false} {
+		ctx := context.Background()
+		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
+			WithCloseOnContextDone(checks).WithMemoryLimitPages(wasm.DefaultMemoryPages).WithCompilationCache(wasmtest.Cache()))
+		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+		mod, err := rt.InstantiateWithConfig(ctx, module, wazero.NewModuleConfig().WithName("").WithStartFunctions(abi.ExportInitialize))
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts := ex.Config + ex.Snippet
+		res, err := mod.ExportedFunction(abi.ExportAlloc).Call(ctx, uint64(len(texts)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		mod.Memory().WriteString(uint32(res[0]), texts)
+		run := mod.ExportedFunction(abi.ExportRunRequest)
+		stack := make([]uint64, 3)
+		b.Run(fmt.Sprintf("checks=%v/ex=%s", checks, ex.Name), func(b *testing.B) {
+			defer wasmtest.ReportCPU(b)()
+			for b.Loop() {
+				stack[0], stack[1], stack[2] = res[0], uint64(len(ex.Config)), uint64(len(ex.Snippet))
+				if err := run.CallWithStack(ctx, stack); err != nil || stack[0] == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+		_ = rt.Close(ctx)
+	}
 }

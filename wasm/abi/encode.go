@@ -2,6 +2,7 @@ package abi
 
 import (
 	"errors"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -230,21 +231,23 @@ const (
 	highs = 0x8080808080808080
 )
 
-// zeroLane is non-zero when some byte of x is zero (exact as a test for
-// existence, which is all it is used for).
+// zeroLane sets the high bit of the lowest lane of x that is zero, and
+// possibly of lanes above it, never of lanes below it.
 func zeroLane(x uint64) uint64 { return (x - lanes) &^ x & highs }
 
-// plain reports whether the eight bytes of x can be copied into a JSON
-// string as they are: no byte is a control character, '"', '\\', '<', '>',
-// '&' or outside ASCII.
-func plain(x uint64) bool {
+// firstSpecial is the index, 0 to 7, of the first of the eight bytes of x
+// (the lowest lane first) that cannot be copied into a JSON string as it
+// is: a control character, '"', '\\', '<', '>', '&' or a byte outside
+// ASCII; 8 if there is none.
+func firstSpecial(x uint64) int {
 	special := (x - lanes*0x20) &^ x & highs // a byte below 0x20
 	special |= zeroLane(x ^ lanes*'"')
 	special |= zeroLane(x ^ lanes*'\\')
 	special |= zeroLane(x ^ lanes*'<')
 	special |= zeroLane(x ^ lanes*'>')
 	special |= zeroLane(x ^ lanes*'&')
-	return (special | x&highs) == 0
+	special |= x & highs
+	return bits.TrailingZeros64(special) >> 3
 }
 
 func load8(s string, i int) uint64 {
@@ -253,11 +256,16 @@ func load8(s string, i int) uint64 {
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
-// skipPlain returns the first index at or after i from which the next
-// eight bytes are not all plain.
-func skipPlain(s string, i int) int {
-	for i+8 <= len(s) && plain(load8(s, i)) {
-		i += 8
+// nextSpecial returns the index of the first byte at or after i that
+// firstSpecial would stop at, looking eight bytes at a time; near the end
+// of s, where fewer than eight are left, it returns i.
+func nextSpecial(s string, i int) int {
+	for i+8 <= len(s) {
+		k := firstSpecial(load8(s, i))
+		i += k
+		if k < 8 {
+			break
+		}
 	}
 	return i
 }
@@ -266,18 +274,19 @@ const hexDigits = "0123456789abcdef"
 
 // str appends s as a JSON string the way encoding/json does with HTML
 // escaping: invalid UTF-8 becomes \ufffd, U+2028 and U+2029 are escaped.
+// Runs of bytes that need nothing are skipped eight at a time.
 func (e *encoder) str(s string) {
 	e.buf = append(e.buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if j := skipPlain(s, i); j > i {
-			i = j
-			continue
+		i = nextSpecial(s, i)
+		if i == len(s) {
+			break
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
+				i++ // a plain byte among the last seven
 				continue
 			}
 			e.buf = append(e.buf, s[start:i]...)
@@ -302,19 +311,15 @@ func (e *encoder) str(s string) {
 			continue
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
+		switch {
+		case c == utf8.RuneError && size == 1:
 			e.buf = append(e.buf, s[start:i]...)
 			e.buf = append(e.buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
+			start = i + size
+		case c == '\u2028' || c == '\u2029':
 			e.buf = append(e.buf, s[start:i]...)
 			e.buf = append(e.buf, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
-			i += size
-			start = i
-			continue
+			start = i + size
 		}
 		i += size
 	}
@@ -327,7 +332,8 @@ var errEmptyRecord = errors.New("abi: a diagnostic's record is empty, not JSON")
 // rawMessage appends valid JSON compacted and HTML-escaped, as json.Marshal
 // does with a json.RawMessage: whitespace outside strings is dropped; inside
 // strings '<', '>', '&', U+2028 and U+2029 become \u escapes and every other
-// byte, escapes included, is kept.
+// byte, escapes included, is kept. Inside strings, runs of bytes that need
+// nothing are skipped eight at a time, as in str.
 func (e *encoder) rawMessage(m []byte) {
 	if m == nil {
 		e.raw("null")
@@ -342,9 +348,8 @@ func (e *encoder) rawMessage(m []byte) {
 	start := 0
 	for i := 0; i < len(s); {
 		if inString {
-			if j := skipPlain(s, i); j > i {
-				i = j
-				continue
+			if i = nextSpecial(s, i); i == len(s) {
+				break
 			}
 		}
 		c := s[i]

@@ -132,3 +132,32 @@ func FuzzEncode(f *testing.F) {
 		sameAsMarshal(t, res)
 	})
 }
+
+// BenchmarkEncode compares the encoder with json.Marshal on the largest
+// Result among the examples.
+func BenchmarkEncode(b *testing.B) {
+	var largest engine.Result
+	size := 0
+	for _, ex := range examples.All() {
+		res := engine.Run(engine.Request{Config: ex.Config, Snippet: ex.Snippet})
+		if out, _ := json.Marshal(res); len(out) > size {
+			largest, size = res, len(out)
+		}
+	}
+	b.Run("with=Encode", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			if _, err := abi.Encode(largest); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("with=json.Marshal", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			if _, err := json.Marshal(largest); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
