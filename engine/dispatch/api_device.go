@@ -280,6 +280,9 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		if p := w.deviceLevel(c.Method, d); p != nil {
 			return nil, nil, p
 		}
+		if c.Method == "seed" && d.Inner().backend == Capture {
+			return nil, nil, panicCaptureSeed().on(0)
+		}
 		if c.Method == "sync" {
 			return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unit{}}}, nil, nil
 		}
@@ -292,13 +295,21 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		if ue != nil {
 			return nil, ue, nil
 		}
+		if d.Inner().backend == Capture {
+			// The capture client answers dtype_usage (capture.rs:533-541).
+			if p := w.prepare(d); p != nil {
+				return nil, nil, p.on(0)
+			}
+		}
 		return Bool(w.supportsDType(d, dt)), nil, nil
 	case "configure":
 		if ue := a.want(1); ue != nil {
 			return nil, ue, nil
 		}
 		return w.configure(d, a)
-	case "settings", "capture_scope", "memory_cleanup", "memory_persistent_allocations":
+	case "capture_scope":
+		return w.captureScope(d, a)
+	case "settings", "memory_cleanup", "memory_persistent_allocations":
 		return nil, errUnsupported("Device::" + c.Method), nil
 	}
 	return nil, errUnknownMethod(deviceStruct, c.Method), nil
@@ -348,6 +359,10 @@ func (w *World) supportsDType(d *Device, dt DType) bool {
 				return w.supportsDType(host, dt)
 			}
 		}
+	case Capture:
+		// Capture records every dtype but the quantized ones
+		// (CaptureClient::dtype_usage, capture.rs:533-541).
+		return true
 	}
 	switch dt {
 	case F32, I32, U32, "Flex32", "Bool(U8)", "Bool(U32)":
@@ -365,8 +380,12 @@ func (w *World) supportsDType(d *Device, dt DType) bool {
 // session lazily when it was not connected eagerly.
 func (w *World) prepare(d *Device) *Panic {
 	d = d.Inner()
-	if d.backend == Remote {
+	switch d.backend {
+	case Remote:
 		return w.connect(d)
+	case Capture:
+		_, p := w.captureClient(d)
+		return p
 	}
 	hw := w.cfg.Hardware
 	switch d.backend {

@@ -280,7 +280,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if p := checkFailed(burncheck.TensorIntoScalarAsync(t.shape)); p != nil {
 			return nil, nil, p
 		}
-		if _, p := w.unaryOp(t, t.kind.opPrefix()+"_into_data", t.kind, nil, t.dtype); p != nil {
+		if p := w.readData(t, "into_data_async"); p != nil {
 			return nil, nil, p
 		}
 		return Unknown{}, nil, nil

@@ -225,6 +225,14 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 		return nil, nil, p.on(optIndex + 1)
 	}
 	out := w.newTensor(tt.kind, shape, dtype, d.Inner())
+	if s := out.on.session; s != nil {
+		// BackendRouter records creation as an operation; from_data also
+		// gives the session the tensor's value (burn-router ops/tensor.rs:20-31).
+		s.ops++
+		if name == "from_data" {
+			s.values[out.handle] = true
+		}
+	}
 	if d.autodiff {
 		out.ckp = strategyPtr(d.strategy)
 		if tt.kind == KindFloat {
@@ -355,7 +363,7 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		if ue := a.want(0); ue != nil {
 			return nil, ue, nil
 		}
-		if _, p := w.unaryOp(t, t.kind.opPrefix()+"_into_data", t.kind, nil, t.dtype); p != nil {
+		if p := w.readData(t, method); p != nil {
 			return nil, nil, p
 		}
 		return &TensorData{shape: t.Shape(), dtype: t.dtype}, nil, nil
@@ -364,7 +372,7 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		if ue := a.want(0); ue != nil {
 			return nil, ue, nil
 		}
-		if _, p := w.unaryOp(t, t.kind.opPrefix()+"_into_data", t.kind, nil, t.dtype); p != nil {
+		if p := w.readData(t, method); p != nil {
 			return nil, nil, p
 		}
 		return Unknown{}, nil, nil

@@ -72,6 +72,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.remoteValueMethod(recv, c)
 	case *CollectiveTensor:
 		v, ue, p = w.collectiveMethod(r, c)
+	case *CaptureScope:
+		v, ue, p = w.captureScopeMethod(r, c)
 	case *ParamID:
 		v, ue, p = w.paramIDMethod(r, c)
 	case Int, Float:

@@ -54,6 +54,10 @@ type Device struct {
 	torch   string     // LibTorch variant: Cpu, Cuda, Mps, Vulkan
 	remote  *remoteDevice
 	capture int // CaptureDevice id
+	// session is the capture session a capture tensor was recorded in; it
+	// is set only on the devices of capture tensors, never on a Device a
+	// program holds.
+	session *captureSession
 
 	autodiff bool
 	strategy Strategy

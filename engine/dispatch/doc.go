@@ -17,7 +17,9 @@
 // api_compose.go (cat, stack, one_hot, max_pair, activations, linear and
 // the Linear module), api_module.go (convolutions, prelu), api_linalg.go
 // (linalg and signal), distributed.go (DistributedContext, all_reduce,
-// set_distributed), remote.go. The routing macros are in route.go and transfer.go,
+// set_distributed), capture.go (capture_scope and its sessions),
+// remote.go. Where Burn's API calls a closure of the snippet
+// (capture_scope), Call returns a *Callback for the interpreter to run. The routing macros are in route.go and transfer.go,
 // the panic messages together in panics.go; burn-tensor's checks come from
 // package burncheck (check.go adapts them).
 //

@@ -23,32 +23,37 @@ var (
 	panicTable     map[string]panicRow
 )
 
+// loadPanicTable reads Burn's panic table and the catalog's sites.tsv,
+// which lists the Burn panic sites the model raises beyond it.
 func loadPanicTable(t testing.TB) map[string]panicRow {
 	panicTableOnce.Do(func() {
-		data, err := os.ReadFile("../../../shared/burn/panics.tsv")
-		if err != nil {
-			return
-		}
-		panicTable = map[string]panicRow{}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Split(line, "\t")
-			if len(f) < 5 {
-				continue
+		table := map[string]panicRow{}
+		for _, path := range []string{"../../../shared/burn/panics.tsv", "../catalog/sites.tsv"} {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return
 			}
-			panicTable[f[0]] = panicRow{file: f[1], line: f[2], kind: f[3], message: f[4]}
+			for _, line := range strings.Split(string(data), "\n")[1:] {
+				f := strings.Split(line, "\t")
+				if len(f) < 5 {
+					continue
+				}
+				table[f[0]] = panicRow{file: f[1], line: f[2], kind: f[3], message: f[4]}
+			}
 		}
+		panicTable = table
 	})
 	if panicTable == nil {
-		t.Fatal("cannot read ../shared/burn/panics.tsv")
+		t.Fatal("cannot read ../shared/burn/panics.tsv and ../catalog/sites.tsv")
 	}
 	return panicTable
 }
 
-// notInTable are the ids of panics outside Burn's dispatch panic table.
+// notInTable are the ids of the playground's own panics, which no Burn
+// site raises.
 var notInTable = map[string]bool{
 	"playground-missing-hardware": true,
-	"std-float-dtype":             true,
-	"std-int-dtype":               true,
+	"shape-overflow":              true,
 }
 
 // templatePattern turns a table message into a regexp: placeholders such
@@ -302,18 +307,18 @@ var panicCases = []panicCase{
 		message: "not implemented: Autodiff tensor cannot be moved between backends."},
 	{id: "disp-float-todev-from-capture", features: []string{"flex", "capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			x := ones(t, w, device(t, w, "capture"), "", 2)
+			x := ones(t, w, scopedCapture(t, w), "", 2)
 			return mustPanic(t, w, method(x, "to_device", ref(device(t, w, "flex"))))
 		},
 		message: "Cannot move a tensor from a capture device"},
 	{id: "disp-todev-from-capture", features: []string{"flex", "capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			x := ones(t, w, device(t, w, "capture"), "Int", 2)
+			x := ones(t, w, scopedCapture(t, w), "Int", 2)
 			return mustPanic(t, w, method(x, "to_device", ref(device(t, w, "flex"))))
 		}},
 	{id: "disp-todev-ad-nested", features: []string{"flex", "capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			x := ones(t, w, device(t, w, "capture"), "Int", 2)
+			x := ones(t, w, scopedCapture(t, w), "Int", 2)
 			ad := mustCall(t, w, method(device(t, w, "flex"), "autodiff"))
 			return mustPanic(t, w, method(x, "to_device", ref(ad)))
 		},
@@ -326,7 +331,7 @@ var panicCases = []panicCase{
 		message: "Requires autodiff tensor."},
 	{id: "disp-backward-capture", features: []string{"capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			ad := mustCall(t, w, method(device(t, w, "capture"), "autodiff")).(*Device)
+			ad := mustCall(t, w, method(scopedCapture(t, w), "autodiff")).(*Device)
 			x := mustCall(t, w, method(ones(t, w, ad, "", 2), "require_grad"))
 			return mustPanic(t, w, method(x, "backward"))
 		},
@@ -371,7 +376,7 @@ var panicCases = []panicCase{
 		message: "Requires autodiff tensor."},
 	{id: "disp-inner-capture", features: []string{"capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			ad := mustCall(t, w, method(device(t, w, "capture"), "autodiff")).(*Device)
+			ad := mustCall(t, w, method(scopedCapture(t, w), "autodiff")).(*Device)
 			return mustPanic(t, w, method(ones(t, w, ad, "", 2), "inner"))
 		}},
 	{id: "disp-from-inner-nested", features: []string{"flex"},
@@ -382,7 +387,7 @@ var panicCases = []panicCase{
 		message: "Autodiff should not wrap an autodiff tensor."},
 	{id: "disp-from-inner-capture", features: []string{"capture"},
 		run: func(t *testing.T, w *World) *Panic {
-			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, device(t, w, "capture"), "", 2)))
+			return mustPanic(t, w, fn("Tensor::from_inner", ones(t, w, scopedCapture(t, w), "", 2)))
 		}},
 	{id: "disp-noad-inner", features: []string{noDefaults},
 		run: func(t *testing.T, w *World) *Panic {

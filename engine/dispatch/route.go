@@ -14,10 +14,21 @@ type placement struct {
 }
 
 func (w *World) newTensor(kind Kind, shape []int64, dtype DType, on *Device) *Tensor {
+	if on.backend == Capture && on.session == nil {
+		// A capture tensor belongs to the session of the scope it is
+		// recorded in.
+		c := *on
+		c.session = w.captures[on.capture]
+		on = &c
+	}
 	t := &Tensor{kind: kind, shape: append([]int64{}, shape...), dtype: dtype, on: on, origin: w.site}
-	if on.backend.isCube() || on.backend == Remote {
+	switch {
+	case on.backend.isCube() || on.backend == Remote:
 		t.handle = w.nextHandle
 		w.nextHandle++
+	case on.backend == Capture:
+		t.handle = w.nextCaptureTensor
+		w.nextCaptureTensor++
 	}
 	return t
 }
@@ -27,6 +38,9 @@ func (w *World) newTensor(kind Kind, shape []int64, dtype DType, on *Device) *Te
 // handles that carry the checkpointing option.
 func (w *World) output(p placement, kind Kind, shape []int64, dtype DType) *Tensor {
 	t := w.newTensor(kind, shape, dtype, p.on)
+	if s := t.on.session; s != nil {
+		s.ops++
+	}
 	t.ckp = copyStrategy(p.ckp)
 	if p.autodiff && kind == KindFloat {
 		t.tracked = true

@@ -103,6 +103,11 @@ func (t *Tensor) Backend() Backend { return t.on.backend }
 // still reports an autodiff one after moving to a plain device.
 func (t *Tensor) Device() *Device {
 	d := t.on
+	if d.session != nil {
+		c := *d
+		c.session = nil
+		d = &c
+	}
 	if t.tracked {
 		d = d.withAutodiff(Disabled)
 	}
@@ -179,15 +184,15 @@ func (t *Tensor) primitiveDebug() string {
 	case b.isCube():
 		// burn-fusion/src/tensor.rs:47-59
 		return fmt.Sprintf("{ id: TensorId { value: %d }, shape: %s, device: %s }", t.handle, shapeDebug(t.shape), t.on.payloadDebug())
-	case b == Remote:
-		// burn-router/src/tensor.rs:107-121
+	case b == Remote || b == Capture:
+		// burn-router/src/tensor.rs:107-121: both are BackendRouter tensors.
 		return fmt.Sprintf("{ id: TensorId { value: %d }, shape: %s, dtype: %s, device: %s }", t.handle, shapeDebug(t.shape), t.dtype, t.on.payloadDebug())
 	case b == NdArray:
 		return ndarrayVariant(t.dtype) + "(..)"
 	case b == LibTorch:
 		return fmt.Sprintf("TchTensor { tensor: Tensor[%s, %s], storage: .. }", dimsDebug(t.shape), tchKind(t.dtype))
 	}
-	return fmt.Sprintf("CaptureTensor { shape: %s, dtype: %s, .. }", shapeDebug(t.shape), t.dtype)
+	return ""
 }
 
 func ndarrayVariant(d DType) string {

@@ -54,6 +54,11 @@ func (w *World) floatToDevice(t *Tensor, target *Device) (*Tensor, string, *Pani
 		if p := w.sameBackendMove(t, dst); p != nil {
 			return nil, "", p
 		}
+		if src.backend == Capture {
+			if _, _, p := w.captureMove(t, dst); p != nil {
+				return nil, "", p
+			}
+		}
 		out := w.moved(t, dst)
 		out.tracked = true
 		out.node = w.newOpNode(t.node)
@@ -97,6 +102,9 @@ func (w *World) handleToDevice(t *Tensor, target *Device) (*Tensor, string, *Pan
 // through host memory (read_sync(into_data) then from_data).
 func (w *World) plainMove(t *Tensor, dst *Device) (*Tensor, string, *Panic) {
 	src := t.on
+	if src.backend == Capture && dst.backend == Capture {
+		return w.captureMove(t, dst)
+	}
 	if p := w.prepare(dst); p != nil {
 		return nil, "", p
 	}
@@ -107,9 +115,33 @@ func (w *World) plainMove(t *Tensor, dst *Device) (*Tensor, string, *Panic) {
 		}
 		return w.moved(t, dst), w.sameBackendNote(src, dst), nil
 	case dst.backend == Capture:
-		return w.moved(t, dst), fmt.Sprintf("read from %s and recorded on the capture device", src.Debug()), nil
+		// Capture::float_from_data on the read values: an Init operation
+		// that gives the session the tensor's value.
+		out := w.moved(t, dst)
+		out.on.session.ops++
+		out.on.session.values[out.handle] = true
+		return out, fmt.Sprintf("read from %s and recorded on the capture device as a value", src.Debug()), nil
 	}
 	return w.moved(t, dst), fmt.Sprintf("cross-backend: %s -> host memory -> %s", src.Debug(), dst.Debug()), nil
+}
+
+// captureMove is BackendRouter's to_device between capture devices
+// (burn-router ops/tensor.rs:89-94, channel/base.rs:42-64): nothing for
+// the tensor's own device; otherwise the source session must hold the
+// tensor's value, and the target's scope takes it as a value.
+func (w *World) captureMove(t *Tensor, dst *Device) (*Tensor, string, *Panic) {
+	if t.on.capture == dst.capture {
+		return t, "same device", nil
+	}
+	if t.on.session == nil || !t.on.session.values[t.handle] {
+		return nil, "", panicCaptureNoValue(t.handle)
+	}
+	if p := w.prepare(dst); p != nil {
+		return nil, "", p
+	}
+	out := w.moved(t, dst)
+	out.on.session.values[out.handle] = true
+	return out, "a value handed from one capture session to another", nil
 }
 
 // sameBackendMove checks the one same-backend move Burn refuses: between a

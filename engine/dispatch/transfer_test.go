@@ -18,7 +18,7 @@ func TestFloatTransferArms(t *testing.T) {
 		case "cuda":
 			out = device(t, w, "cuda", i(1))
 		case "capture":
-			out = device(t, w, "capture")
+			out = scopedCapture(t, w)
 		default:
 			out = device(t, w, "flex")
 		}
@@ -39,7 +39,7 @@ func TestFloatTransferArms(t *testing.T) {
 		{"1 plain onto autodiff of another backend", dev{"flex", false}, dev{"cuda", true}, "", false, "Cuda", "host memory"},
 		{"2 tracked within backend", dev{"flex", true}, dev{"flex", true}, "", true, "Flex", "tracked move"},
 		{"2 tracked across backends", dev{"flex", true}, dev{"cuda", true}, "disp-float-todev-ad-cross", false, "", ""},
-		{"3 capture to capture", dev{"capture", false}, dev{"capture", false}, "", false, "Capture", ""},
+		{"3 capture to capture: a computed tensor has no value to hand over", dev{"capture", false}, dev{"capture", false}, "capture-no-value", false, "", ""},
 		{"4 same backend", dev{"cuda", false}, dev{"cuda", false}, "", false, "Cuda", "same device"},
 		{"5 onto capture", dev{"flex", false}, dev{"capture", false}, "", false, "Capture", "capture device"},
 		{"6 cross-backend", dev{"flex", false}, dev{"cuda", false}, "", false, "Cuda", "host memory"},

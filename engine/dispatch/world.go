@@ -84,21 +84,23 @@ type World struct {
 	site  int
 	trace []TraceEvent
 
-	nextNode    uint64 // burn-autodiff's NodeId counter
-	nextHandle  uint64 // fusion and router tensor ids (TensorId counters)
-	nextCapture int    // CaptureDevice ids
-	nextSecret  int    // RemoteSecret keys
-	remoteIDs   map[string]int
-	remotePeers map[int]remotePeer       // the peer of each remote registry id
-	connected   map[int]bool             // remote registry ids whose session is open
-	settings    map[string]dtypeDefaults // the device settings registry, by inner device
-	serving     bool
+	nextNode          uint64                  // burn-autodiff's NodeId counter
+	nextHandle        uint64                  // fusion and router tensor ids (TensorId counters)
+	nextCapture       int                     // CaptureDevice ids
+	nextSecret        int                     // RemoteSecret keys
+	captures          map[int]*captureSession // the active capture scope of each capture device id
+	nextCaptureTensor uint64                  // burn-capture's TensorId counter
+	remoteIDs         map[string]int
+	remotePeers       map[int]remotePeer       // the peer of each remote registry id
+	connected         map[int]bool             // remote registry ids whose session is open
+	settings          map[string]dtypeDefaults // the device settings registry, by inner device
+	serving           bool
 }
 
 // NewWorld starts a process with the given build and machine.
 func NewWorld(cfg Config) *World {
 	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, remotePeers: map[int]remotePeer{}, connected: map[int]bool{},
-		settings: map[string]dtypeDefaults{}}
+		settings: map[string]dtypeDefaults{}, captures: map[int]*captureSession{}}
 }
 
 // SetSite tags the TraceEvents and the tensors created by the following

@@ -257,6 +257,21 @@ func (in *interp) callValue(fv value, args []value, e *syntax.CallExpr) (value, 
 	return unknown, nil
 }
 
+// callBack calls a closure or function that Burn's API was given.
+func (in *interp) callBack(fv value, args []value, r source.Range) (value, *signal) {
+	switch f := dispatch.Deref(fv).(type) {
+	case *closure:
+		return in.callClosure(f, args, r)
+	case *fnValue:
+		return in.callUser(f.decl, args, r)
+	case dispatch.Unknown:
+		return unknown, nil
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("expected a closure, found `%s`", fv.TypeName()), File: diag.MainRS, Range: r})
+	return unknown, nil
+}
+
 func (in *interp) callClosure(c *closure, args []value, r source.Range) (value, *signal) {
 	if len(args) != len(c.params) {
 		in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error,
@@ -450,6 +465,21 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, site)
 	v, err := in.callWorld(call)
+	for err == nil {
+		cb, ok := v.(*dispatch.Callback)
+		if !ok {
+			break
+		}
+		// Burn's API calls the snippet's closure (capture_scope) and
+		// finishes with what it returned.
+		ret, sig := in.callBack(cb.Fn, cb.Args, site)
+		if sig != nil {
+			return nil, sig
+		}
+		in.world.SetSite(len(in.sites))
+		in.sites = append(in.sites, site)
+		v, err = cb.Done(ret)
+	}
 	if err == nil {
 		if v == nil {
 			v = dispatch.Unit{}
