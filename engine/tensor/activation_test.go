@@ -18,7 +18,7 @@ func gradOf(t *testing.T, values []float64, dtype DType, f func(x *Tensor) *Tens
 	if err != nil {
 		t.Fatal(err)
 	}
-	grads, err := Backward(loss, NewBudget(DefaultBudget))
+	grads, err := Backward(loss, NewBudget(DefaultBudget, DefaultWork))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ type node struct {
 	// backward returns the gradient of each input that need marks, given
 	// the gradient of the result (burn-autodiff's Backward::backward).
 	backward func(grad *Data, need []bool) []*Data
-	size     int // elements of the result, for the budget
+	size     int   // elements of the result, for the budget
+	work     int64 // multiply-adds its backward step does (matmul)
 }
 
 // track wraps an operation's result, giving it a node when any input is
@@ -55,18 +56,20 @@ type Grads struct {
 // grads.rs:55-72), so a non-scalar root differentiates the sum of its
 // elements, then walks the graph from the root to the leaves, adding up
 // the gradients of tensors used more than once. budget pays for one
-// gradient per element of every tracked tensor the root depends on;
-// ErrBudget leaves the caller with shapes only.
+// gradient per element of every tracked tensor the root depends on, and
+// for the matmul gradients' multiply-adds; ErrBudget leaves the caller
+// with shapes only.
 func Backward(root *Tensor, budget *Budget) (*Grads, error) {
 	if root.node == nil {
 		return nil, ErrNotTracked
 	}
 	order := reverseTopological(root.node)
-	total := int64(0)
+	var elements, work int64
 	for _, n := range order {
-		total += int64(n.size)
+		elements += int64(n.size)
+		work += n.work
 	}
-	if !budget.Take(total) {
+	if !budget.Take(elements) || !budget.TakeWork(work) {
 		return nil, ErrBudget
 	}
 	pending := map[*node]*Data{root.node: onesData(root.Shape, root.DType)}

@@ -16,7 +16,7 @@ import "testing"
 // exponent, so Burn takes float_powi_scalar's general case, whose
 // derivative is powf_scalar(w, 2) * 3.
 func TestBookAutodiffExample(t *testing.T) {
-	budget := NewBudget(DefaultBudget)
+	budget := NewBudget(DefaultBudget, DefaultWork)
 	w, err := Ones([]int{3, 5}, F32).RequireGrad()
 	if err != nil {
 		t.Fatal(err)

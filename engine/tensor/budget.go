@@ -7,20 +7,31 @@ import "math"
 // copies, small enough for a browser tab and a pooled wasm instance.
 const DefaultBudget = 1_000_000
 
-// Budget counts the elements a run has computed values for. The caller
-// asks it before each operation; once an operation would exceed it, that
-// tensor and everything computed from it carry shapes only, so a
-// 10^12-element tensor in a snippet costs nothing. Elements are never
-// given back: the model does not see Rust drop a tensor, so the count is
-// the run's total, an upper bound on what is alive at once.
+// DefaultWork is how many multiply-adds one run's matmuls (and their
+// gradients) may do: 10^8, about 0.6 s in wazero's compiler on the
+// reference machine and far less in a browser. The element budget alone
+// would let three 577x577 matrices cost 2*10^8 each.
+const DefaultWork = 100_000_000
+
+// Budget counts the elements a run has computed values for, and the
+// multiply-adds its matmuls did. The caller asks it before each operation;
+// once an operation would exceed it, that tensor and everything computed
+// from it carry shapes only, so a 10^12-element tensor in a snippet costs
+// nothing, and the run stays deterministic: the same snippet is cut at
+// the same place natively, in wazero and in a browser. Nothing is given
+// back: the model does not see Rust drop a tensor, so the count is the
+// run's total, an upper bound on what is alive at once.
 type Budget struct {
-	limit  int64
-	used   int64
-	elided bool
+	limit, used         int64
+	workLimit, workUsed int64
+	elided              bool
 }
 
-// NewBudget returns a budget of limit elements.
-func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+// NewBudget returns a budget of elements tensor elements and work
+// multiply-adds.
+func NewBudget(elements, work int64) *Budget {
+	return &Budget{limit: elements, workLimit: work}
+}
 
 // Take reserves n elements. It returns false, reserving nothing and
 // marking the run as elided, when fewer than n remain.
@@ -44,11 +55,22 @@ func (b *Budget) TakeShape(shape []int64) bool {
 	return b.Take(n)
 }
 
+// TakeWork reserves n multiply-adds (see MatmulWork), on the same terms
+// as Take.
+func (b *Budget) TakeWork(n int64) bool {
+	if n < 0 || n > b.workLimit-b.workUsed {
+		b.elided = true
+		return false
+	}
+	b.workUsed += n
+	return true
+}
+
 // Used is how many elements the run holds values for.
 func (b *Budget) Used() int64 { return b.used }
 
-// Limit is the budget's size.
-func (b *Budget) Limit() int64 { return b.limit }
+// WorkUsed is how many multiply-adds the run's matmuls did.
+func (b *Budget) WorkUsed() int64 { return b.workUsed }
 
 // Elided reports whether some tensor of the run was refused values, which
 // the output should say.
@@ -59,6 +81,21 @@ func (b *Budget) Elided() bool { return b.elided }
 func (b *Budget) ElidedNote() string {
 	return "values of tensors beyond the playground's budget of " + groupThousands(b.limit) +
 		" elements per run were not computed; those tensors carry shapes only"
+}
+
+// MatmulWork is the multiply-adds of matmul on operands of these shapes
+// (same rank >= 2, batch dims broadcasting): batch * m * k * n. ok is
+// false when the shapes do not multiply or the count overflows.
+func MatmulWork(a, b []int64) (int64, bool) {
+	rank := len(a)
+	if rank < 2 || len(b) != rank || a[rank-1] != b[rank-2] {
+		return 0, false
+	}
+	dims := []int64{a[rank-2], a[rank-1], b[rank-1]}
+	for d := range rank - 2 {
+		dims = append(dims, max(a[d], b[d]))
+	}
+	return ShapeElements(dims)
 }
 
 // ShapeElements is the product of dims, false when it overflows int64 or a

@@ -16,9 +16,11 @@
 // caller then carries the tensor as a shape.
 //
 // Budget: values are computed only while the run's Budget has elements
-// left (DefaultBudget, a million). The caller asks it before each
-// operation; a tensor refused values, and everything computed from it,
-// keeps its shape only, so a 10^12-element tensor costs no memory.
+// left (DefaultBudget, a million) and, for matmul, multiply-adds
+// (DefaultWork, 10^8). The caller asks it before each operation; a tensor
+// refused values, and everything computed from it, keeps its shape only,
+// so a 10^12-element tensor costs no memory and a run stops computing at
+// the same place on every platform.
 //
 // Fidelity limits, each chosen where it is documented: random values come
 // from the playground's own seeded generator (Burn's backends each use

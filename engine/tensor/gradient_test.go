@@ -255,7 +255,7 @@ func TestGradientsOfRandomCompositionsMatchFiniteDifferences(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d (%s): %v", trial, c.describe(), err)
 		}
-		grads, err := Backward(loss, NewBudget(DefaultBudget))
+		grads, err := Backward(loss, NewBudget(DefaultBudget, DefaultWork))
 		if err != nil {
 			t.Fatalf("trial %d (%s): %v", trial, c.describe(), err)
 		}

@@ -5,7 +5,8 @@ package tensor
 // and round once per output element; a backend accumulating in f32 (with
 // its own order and fused multiply-adds) can differ in the last digit.
 // Its gradients are grad x rhs^T and lhs^T x grad, summed over the batch
-// dims an operand was broadcast along.
+// dims an operand was broadcast along. The caller pays MatmulWork from the
+// budget first; the backward pass pays twice that.
 func Matmul(a, b *Tensor) (*Tensor, error) {
 	if a.DType.Kind() != b.DType.Kind() || a.DType.IsBool() {
 		return nil, kindError("matmul of %s and %s tensors", a.DType.Kind(), b.DType.Kind())
@@ -38,7 +39,7 @@ func Matmul(a, b *Tensor) (*Tensor, error) {
 	for i, v := range acc {
 		out.F[i] = a.DType.roundFloat(v)
 	}
-	return track(out, []*Tensor{a, b}, func(g *Data, need []bool) []*Data {
+	result := track(out, []*Tensor{a, b}, func(g *Data, need []bool) []*Data {
 		grads := make([]*Data, 2)
 		if need[0] {
 			ga := make([]float64, len(a.F))
@@ -51,7 +52,11 @@ func Matmul(a, b *Tensor) (*Tensor, error) {
 			grads[1] = sumInto(gb, nil, b.Shape, b.DType)
 		}
 		return grads
-	}), nil
+	})
+	if result.node != nil {
+		result.node.work = 2 * int64(len(p.aBatch)) * int64(m) * int64(k) * int64(n)
+	}
+	return result, nil
 }
 
 // product is one batched matrix product: per output batch, which matrix
