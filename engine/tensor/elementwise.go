@@ -74,7 +74,7 @@ func signInt(x int64) int64 {
 }
 
 // Unary applies the element-wise method named method (neg, abs, sign,
-// sqrt, exp, log, log1p, sin, cos, tan, tanh, sinh, cosh, erf, recip,
+// square, sqrt, exp, log, log1p, sin, cos, tan, tanh, sinh, cosh, erf, recip,
 // round, floor, ceil, trunc) and the activations relu, sigmoid,
 // log_sigmoid, gelu, silu and mish.
 func Unary(method string, t *Tensor) (*Tensor, error) {
@@ -83,6 +83,13 @@ func Unary(method string, t *Tensor) (*Tensor, error) {
 			return nil, kindError("%s of a %s tensor", method, t.DType.Kind())
 		}
 		return act(t), nil
+	}
+	if method == "square" {
+		// Tensor::square is powi_scalar(2) on floats, int_square on ints.
+		if t.DType.IsBool() {
+			return nil, kindError("square of a Bool tensor")
+		}
+		return WithScalar("powi_scalar", t, IntScalar(2))
 	}
 	k, ok := unaryKernels[method]
 	if !ok {

@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // Operations that move elements without computing new ones. Each builds
 // an index map (for every output element, the input element it copies);
@@ -126,29 +130,11 @@ func (r Range) length() int {
 
 // Slice is slice(ranges), one range per dim.
 func Slice(t *Tensor, ranges []Range) (*Tensor, error) {
-	if len(ranges) != len(t.Shape) {
-		return nil, shapeError("%d ranges for rank %d", len(ranges), len(t.Shape))
+	shape, index, err := sliceIndex(t, ranges)
+	if err != nil {
+		return nil, err
 	}
-	strides := contiguousStrides(t.Shape)
-	shape := make([]int, len(ranges))
-	outStrides := make([]int, len(ranges))
-	offset := 0
-	for d, r := range ranges {
-		if r.Step == 0 || r.Start < 0 || r.End > t.Shape[d] {
-			return nil, shapeError("range %d..%d;%d of a dim of size %d", r.Start, r.End, r.Step, t.Shape[d])
-		}
-		shape[d] = r.length()
-		outStrides[d] = r.Step * strides[d]
-		if shape[d] == 0 {
-			continue
-		}
-		first := r.Start
-		if r.Step < 0 {
-			first = r.End - 1
-		}
-		offset += first * strides[d]
-	}
-	return remap(t, shape, stridedIndex(shape, outStrides, offset)), nil
+	return remap(t, shape, index), nil
 }
 
 // Narrow is narrow(dim, start, length).
@@ -543,4 +529,167 @@ func OneHot(t *Tensor, numClasses int, dtype DType) (*Tensor, error) {
 		}
 	}
 	return out, nil
+}
+
+// sliceIndex is the index map of a slice: for each element of the slice,
+// its position in t.
+func sliceIndex(t *Tensor, ranges []Range) ([]int, []int, error) {
+	if len(ranges) != len(t.Shape) {
+		return nil, nil, shapeError("%d ranges for rank %d", len(ranges), len(t.Shape))
+	}
+	strides := contiguousStrides(t.Shape)
+	shape := make([]int, len(ranges))
+	outStrides := make([]int, len(ranges))
+	offset := 0
+	for d, r := range ranges {
+		if r.Step == 0 || r.Start < 0 || r.End > t.Shape[d] {
+			return nil, nil, shapeError("range %d..%d;%d of a dim of size %d", r.Start, r.End, r.Step, t.Shape[d])
+		}
+		shape[d] = r.length()
+		outStrides[d] = r.Step * strides[d]
+		if shape[d] == 0 {
+			continue
+		}
+		first := r.Start
+		if r.Step < 0 {
+			first = r.End - 1
+		}
+		offset += first * strides[d]
+	}
+	return shape, stridedIndex(shape, outStrides, offset), nil
+}
+
+// SliceAssign is slice_assign(ranges, values): t with the sliced region
+// replaced by values, which has the slice's shape. The region's gradient
+// goes to values, the rest to t.
+func SliceAssign(t *Tensor, ranges []Range, values *Tensor) (*Tensor, error) {
+	shape, region, err := sliceIndex(t, ranges)
+	if err != nil {
+		return nil, err
+	}
+	if !sameShape(shape, values.Shape) || values.DType.Kind() != t.DType.Kind() {
+		return nil, shapeError("slice_assign of %v (%s) into a slice of shape %v", values.Shape, values.DType.Kind(), shape)
+	}
+	n := t.NumElements()
+	from := make([]int32, n)
+	index := make([]int, n)
+	for p := range index {
+		index[p] = p
+	}
+	for i, p := range region {
+		from[p], index[p] = 1, i
+	}
+	return choose([]*Tensor{t, values}, t.Shape, from, index, Scalar{}), nil
+}
+
+// SliceFill is slice_fill(ranges, value): the sliced region set to the
+// scalar.
+func SliceFill(t *Tensor, ranges []Range, value Scalar) (*Tensor, error) {
+	_, region, err := sliceIndex(t, ranges)
+	if err != nil {
+		return nil, err
+	}
+	n := t.NumElements()
+	from := make([]int32, n)
+	index := make([]int, n)
+	for p := range index {
+		index[p] = p
+	}
+	for _, p := range region {
+		from[p] = -1
+	}
+	return choose([]*Tensor{t}, t.Shape, from, index, value), nil
+}
+
+// SelectAssign is select_assign(dim, indices, values, update): the slices
+// of values written at the 1-D indices along dim, added ("add") or
+// replacing what is there ("assign"). values has t's shape with dim
+// resized to the number of indices.
+func SelectAssign(t *Tensor, dim int, indices, values *Tensor, update string) (*Tensor, error) {
+	if err := checkDim(t, dim); err != nil {
+		return nil, err
+	}
+	if err := checkIndices(indices); err != nil {
+		return nil, err
+	}
+	if len(indices.Shape) != 1 {
+		return nil, shapeError("select_assign by indices of shape %v", indices.Shape)
+	}
+	want := append([]int(nil), t.Shape...)
+	want[dim] = indices.Shape[0]
+	if !sameShape(values.Shape, want) || values.DType.Kind() != t.DType.Kind() {
+		return nil, shapeError("select_assign of values %v, want %v", values.Shape, want)
+	}
+	// As a scatter: each element of values goes to its row's index.
+	a := splitAt(values.Shape, dim)
+	expanded := make([]int64, values.NumElements())
+	for o := range a.outer {
+		for k := range a.size {
+			for i := range a.inner {
+				expanded[a.pos(o, k, i)] = indices.I[k]
+			}
+		}
+	}
+	idx := &Tensor{Data: Data{DType: I64, Shape: values.Shape, I: expanded}}
+	return Scatter(t, dim, idx, values, update)
+}
+
+// Sort is sort(dim) and sort_descending(dim): each lane ordered, equal
+// values keeping their order. The gradient follows each value to where it
+// came from.
+func Sort(t *Tensor, dim int, descending bool) (*Tensor, error) {
+	if err := checkDim(t, dim); err != nil {
+		return nil, err
+	}
+	if t.DType.IsBool() {
+		return nil, kindError("sort of a Bool tensor")
+	}
+	a := splitAt(t.Shape, dim)
+	index := make([]int, t.NumElements())
+	lane := make([]int, a.size)
+	for o := range a.outer {
+		for i := range a.inner {
+			for k := range lane {
+				lane[k] = a.pos(o, k, i)
+			}
+			slices.SortStableFunc(lane, func(p, q int) int {
+				c := orderOf(t, p, q)
+				return pick(descending, -c, c)
+			})
+			for k, p := range lane {
+				index[a.pos(o, k, i)] = p
+			}
+		}
+	}
+	return remap(t, t.Shape, index), nil
+}
+
+// orderOf compares two elements for sorting; NaN sorts above everything.
+func orderOf(t *Tensor, p, q int) int {
+	if t.DType.IsInt() {
+		return compareInt(t.DType, t.I[p], t.I[q])
+	}
+	x, y := t.F[p], t.F[q]
+	switch {
+	case math.IsNaN(x) && math.IsNaN(y):
+		return 0
+	case math.IsNaN(x):
+		return 1
+	case math.IsNaN(y):
+		return -1
+	}
+	return compareFloat(x, y)
+}
+
+// TopK is topk(k, dim): the k largest values of each lane, largest first,
+// as burn-backend's default sorts descending and keeps the first k.
+func TopK(t *Tensor, k, dim int) (*Tensor, error) {
+	sorted, err := Sort(t, dim, true)
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 || k > t.Shape[dim] {
+		return nil, shapeError("topk %d of a dim of size %d", k, t.Shape[dim])
+	}
+	return Narrow(sorted, dim, 0, k)
 }

@@ -189,3 +189,47 @@ func TestIndexingGradients(t *testing.T) {
 		t.Error("one_hot of a tracked tensor is a fresh tensor in Burn")
 	}
 }
+
+func TestAssignSortAndTopK(t *testing.T) {
+	x := mustInts(t, count(12, 0), []int{3, 4}, I32)
+	patch := mustInts(t, []int64{-1, -2, -3, -4}, []int{2, 2}, I32)
+	r, err := SliceAssign(x, []Range{{1, 3, 1}, {0, 4, 2}}, patch)
+	expect(t, "slice_assign", r, err, []int{3, 4}, []int64{0, 1, 2, 3, -1, 5, -2, 7, -3, 9, -4, 11})
+	if _, err := SliceAssign(x, []Range{{0, 1, 1}, FullRange(4)}, patch); err == nil {
+		t.Error("values of the wrong shape")
+	}
+	r, err = SliceFill(x, []Range{FullRange(3), {3, 4, 1}}, IntScalar(0))
+	expect(t, "slice_fill", r, err, []int{3, 4}, []int64{0, 1, 2, 0, 4, 5, 6, 0, 8, 9, 10, 0})
+
+	rows := Ones([]int{2, 4}, I32)
+	r, err = SelectAssign(x, 0, mustInts(t, []int64{2, 2}, []int{2}, I64), rows, "add")
+	expect(t, "select_assign add", r, err, []int{3, 4}, []int64{0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13})
+
+	v := mustFloats(t, []float64{3, 1, 2, 3, 9, 0}, []int{2, 3}, F32)
+	r, err = Sort(v, 1, false)
+	expect(t, "sort", r, err, []int{2, 3}, []int64{1, 2, 3, 0, 3, 9})
+	r, err = TopK(v, 2, 1)
+	expect(t, "topk", r, err, []int{2, 2}, []int64{3, 2, 9, 3})
+	if _, err := TopK(v, 4, 1); err == nil {
+		t.Error("topk 4 of 3")
+	}
+
+	// slice_assign's gradient: the region to the values, the rest to t.
+	base, _ := Zeros([]int{4}, F32).RequireGrad()
+	vals, _ := Ones([]int{2}, F32).RequireGrad()
+	out, _ := SliceAssign(base, []Range{{1, 3, 1}}, vals)
+	w := mustFloats(t, []float64{1, 2, 3, 4}, []int{4}, F32)
+	weighted, _ := Binary("mul", out, w)
+	loss, _ := Reduce("sum", weighted, BoolNative)
+	grads, _ := Backward(loss, NewBudget(DefaultBudget, DefaultWork))
+	gb, _ := grads.Get(base)
+	gv, _ := grads.Get(vals)
+	if !slices.Equal(gb.F, []float64{1, 0, 0, 4}) || !slices.Equal(gv.F, []float64{2, 3}) {
+		t.Errorf("slice_assign gradients %v %v", gb.F, gv.F)
+	}
+
+	sq, err := Unary("square", mustInts(t, []int64{-3, 4}, []int{2}, I32))
+	if err != nil || !slices.Equal(sq.I, []int64{9, 16}) {
+		t.Errorf("int square %v %v", sq, err)
+	}
+}
