@@ -500,5 +500,9 @@ func deviceError(variant string, d *Device, dt DType) *Enum {
 	if dt != "" {
 		named["dtype"] = dtypeEnum(dt)
 	}
-	return &Enum{Type: "Result", Variant: "Err", Fields: []Value{&Enum{Type: "DeviceError", Variant: variant, Named: named}}}
+	row := "bt-configure-already-init"
+	if variant == "UnsupportedDType" {
+		row = "bt-configure-unsupported-dtype"
+	}
+	return &Enum{Type: "Result", Variant: "Err", Fields: []Value{&Enum{Type: "DeviceError", Variant: variant, Named: named, ErrorRow: row}}}
 }

@@ -250,6 +250,10 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 func shapeArg(a argList, i int) ([]int64, *UsageError) {
 	switch v := a.get(i).(type) {
 	case *ShapeValue:
+		if _, ok := numElements(v.dims); !ok {
+			return nil, &UsageError{Code: "playground-limit", Arg: i + 1,
+				Message: "the shape has more elements than a 64-bit size can count"}
+		}
 		return append([]int64{}, v.dims...), nil
 	case *Array:
 		dims := make([]int64, len(v.Elems))

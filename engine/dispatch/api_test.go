@@ -367,6 +367,9 @@ func TestConfigure(t *testing.T) {
 	if Debug(again) != `Err(AlreadyInitialized { device: "Flex(Cpu)" })` {
 		t.Errorf("second configure = %s", Debug(again))
 	}
+	if row := again.Fields[0].(*Enum).ErrorRow; row != "bt-configure-already-init" {
+		t.Errorf("the error stands for row %q", row)
+	}
 	if s, _ := Display(again.Fields[0]); !strings.HasPrefix(s, "Device Flex(Cpu) settings have already been initialized and cannot be changed.\n") {
 		t.Errorf("Display = %q", s)
 	}
@@ -380,7 +383,8 @@ func TestConfigure(t *testing.T) {
 	// An unsupported dtype is refused first.
 	w3 := world(t, "wgpu")
 	gpu := device(t, w3, "wgpu", enum("DeviceKind", "DefaultDevice"))
-	if got := mustCall(t, w3, method(gpu, "configure", enum("FloatDType", "F64"))); Debug(got) != `Err(UnsupportedDType { device: "Wgpu(DefaultDevice)", dtype: F64 })` {
+	got := mustCall(t, w3, method(gpu, "configure", enum("FloatDType", "F64"))).(*Enum)
+	if Debug(got) != `Err(UnsupportedDType { device: "Wgpu(DefaultDevice)", dtype: F64 })` || got.Fields[0].(*Enum).ErrorRow != "bt-configure-unsupported-dtype" {
 		t.Errorf("configure F64 on wgpu = %s", Debug(got))
 	}
 }

@@ -111,7 +111,11 @@ func (w *World) captureScope(d *Device, a argList) (Value, *UsageError, *Panic) 
 }
 
 func captureError(variant string) *Enum {
-	return &Enum{Type: "Result", Variant: "Err", Fields: []Value{&Enum{Type: "CaptureError", Variant: variant}}}
+	err := &Enum{Type: "CaptureError", Variant: variant}
+	if variant == "InvalidDevice" {
+		err.ErrorRow = "bt-capture-invalid-device"
+	}
+	return &Enum{Type: "Result", Variant: "Err", Fields: []Value{err}}
 }
 
 // capturedGraph is Ok(CapturedGraph { graph, values }): the recorded

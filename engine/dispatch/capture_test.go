@@ -43,8 +43,8 @@ func TestCaptureScopeResults(t *testing.T) {
 	plain := mustCall(t, w, fn("Device::default")).(*Device)
 	for _, d := range []*Device{plain, autodiffOf(t, w, device(t, w, "capture"))} {
 		res := mustCall(t, w, method(d, "capture_scope", closureArg)).(*Enum)
-		if res.Variant != "Err" || res.Fields[0].(*Enum).Variant != "InvalidDevice" {
-			t.Errorf("capture_scope on %s = %s, want Err(InvalidDevice)", d.Debug(), Debug(res))
+		if err := res.Fields[0].(*Enum); res.Variant != "Err" || err.Variant != "InvalidDevice" || err.ErrorRow != "bt-capture-invalid-device" {
+			t.Errorf("capture_scope on %s = %s (row %q), want Err(InvalidDevice) standing for bt-capture-invalid-device", d.Debug(), Debug(res), err.ErrorRow)
 		}
 	}
 	capture := device(t, w, "capture")

@@ -607,6 +607,12 @@ var panicCases = []panicCase{
 			return mustPanic(t, w, fnG("Tensor::ones", []string{"1"}, dims(2), Tuple{ref(device(t, w, "flex")), enum("DType", "I64")}))
 		},
 		message: "Expected float data type, got I64"},
+	{id: "shape-overflow",
+		run: func(t *testing.T, w *World) *Panic {
+			s := mustCall(t, w, fn("Shape::new", dims(1<<32, 1<<32)))
+			return mustPanic(t, w, method(s, "num_elements"))
+		},
+		message: "attempt to multiply with overflow"},
 	{id: "playground-missing-hardware", features: []string{"cuda"},
 		run: func(t *testing.T, w *World) *Panic {
 			return mustPanic(t, w, fnG("Tensor::ones", []string{"1"}, dims(2), ref(device(t, w, "cuda", i(3)))))

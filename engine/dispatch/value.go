@@ -54,6 +54,10 @@ type Enum struct {
 	Variant string
 	Fields  []Value          // tuple fields
 	Named   map[string]Value // struct fields
+	// ErrorRow is the row of Burn's panic table that an error Burn's API
+	// returns stands for (its kind is "error"): unwrapping or expecting
+	// the Err is how a program fails with it.
+	ErrorRow string
 }
 
 // Opaque is a value the playground tracks only by type, such as an Iroh

@@ -24,9 +24,18 @@ func (w *World) shapeFunction(name string, c Call) (Value, *UsageError, *Panic) 
 	if ue := a.want(1); ue != nil {
 		return nil, ue, nil
 	}
-	dims, ue := shapeArg(a, 0)
-	if ue != nil {
-		return nil, ue, nil
+	// A Shape holds any dims; only counting its elements can overflow.
+	arr, ok := a.get(0).(*Array)
+	if !ok {
+		return nil, errArgType(1, "[usize; D]", c.Args[0]), nil
+	}
+	dims := make([]int64, len(arr.Elems))
+	for i, e := range arr.Elems {
+		n, ok := Deref(e).(Int)
+		if !ok || n.V < 0 {
+			return nil, errArgType(1, "[usize; D]", c.Args[0]), nil
+		}
+		dims[i] = n.V
 	}
 	return &ShapeValue{dims: dims}, nil, nil
 }
@@ -36,7 +45,10 @@ func (w *World) shapeMethod(s *ShapeValue, c Call) (Value, *UsageError, *Panic) 
 	case "num_elements":
 		n, ok := numElements(s.dims)
 		if !ok {
-			return nil, nil, newPanic("shape-overflow", "", "attempt to multiply with overflow")
+			// The product of the dims in a usize overflows, which a debug
+			// build checks; the site is inside Burn's shape code, so the
+			// playground names no location.
+			return nil, nil, newPanic("shape-overflow", "", "attempt to multiply with overflow").on(0)
 		}
 		return Int{V: n, Suffix: "usize"}, nil, nil
 	case "num_dims", "rank", "len":

@@ -377,6 +377,14 @@ func (in *interp) enumMethod(e *syntax.MethodCallExpr, x *dispatch.Enum, args []
 		default:
 			msg = "called `Result::unwrap()` on an `Err` value: " + debug(inner())
 		}
+		if err, ok := dispatch.Deref(inner()).(*dispatch.Enum); ok && x.Type == "Result" && err.ErrorRow != "" {
+			// An error of Burn's API: the panic is the program's, at its
+			// unwrap, but it stands for Burn's row.
+			pos := in.src.Position(e.Range.Start)
+			p := dispatch.Panic{ID: err.ErrorRow, Message: msg, Location: fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column), Input: -1}
+			v, sig := in.raise(&p, e.Range, nil, "", false)
+			return v, true, sig
+		}
 		v, sig := in.userPanic(e.Range, msg)
 		return v, true, sig
 	case "unwrap_or":
