@@ -13,24 +13,24 @@ import "math"
 func activation(method string) (func(t *Tensor) *Tensor, bool) {
 	switch method {
 	case "relu":
-		return Relu, true
+		return relu, true
 	case "sigmoid":
-		return Sigmoid, true
+		return sigmoid, true
 	case "log_sigmoid":
-		return LogSigmoid, true
+		return logSigmoid, true
 	case "gelu":
-		return Gelu, true
+		return gelu, true
 	case "silu":
-		return Silu, true
+		return silu, true
 	case "mish":
-		return Mish, true
+		return mish, true
 	}
 	return nil, false
 }
 
-// Relu is relu: mask_fill(x <= 0, 0). Its gradient is zero where the
+// relu is relu: mask_fill(x <= 0, 0). Its gradient is zero where the
 // output is <= 0 (relu_backward).
-func Relu(t *Tensor) *Tensor {
+func relu(t *Tensor) *Tensor {
 	out := newData(t.DType, t.Shape)
 	for i, x := range t.F {
 		out.F[i] = pick(x <= 0, 0, x)
@@ -44,10 +44,10 @@ func Relu(t *Tensor) *Tensor {
 	})
 }
 
-// Sigmoid is sigmoid: exp(-log(exp(-x) + 1)), computed in f32 whatever
+// sigmoid is sigmoid: exp(-log(exp(-x) + 1)), computed in f32 whatever
 // the dtype and cast back, each step rounded as a backend op. Its gradient
 // is out * (1 - out) * grad (sigmoid_backward).
-func Sigmoid(t *Tensor) *Tensor {
+func sigmoid(t *Tensor) *Tensor {
 	r := F32.roundFloat
 	out := newData(t.DType, t.Shape)
 	for i, x := range t.F {
@@ -65,10 +65,10 @@ func Sigmoid(t *Tensor) *Tensor {
 	})
 }
 
-// LogSigmoid is log_sigmoid by the log-sum-exp form burn-backend uses:
+// logSigmoid is log_sigmoid by the log-sum-exp form burn-backend uses:
 // -max(-x, 0) - log(exp(-max(-x, 0)) + exp(-x - max(-x, 0))), with
 // log_sigmoid_backward's gradient.
-func LogSigmoid(t *Tensor) *Tensor {
+func logSigmoid(t *Tensor) *Tensor {
 	d := t.DType.roundFloat
 	out := newData(t.DType, t.Shape)
 	z := make([]float64, len(t.F))
@@ -90,12 +90,12 @@ func LogSigmoid(t *Tensor) *Tensor {
 	})
 }
 
-// Gelu is gelu, the erf form: x * (erf(x / sqrt(2)) + 1) / 2. Its
+// gelu is gelu, the erf form: x * (erf(x / sqrt(2)) + 1) / 2. Its
 // gradient is burn-backend's gelu_backward, which differentiates the tanh
 // approximation instead (constants 0.0356774, 0.797885, 0.0535161,
 // 0.398942); it differs from the exact derivative by up to 8.7e-4 (near
 // x = 2).
-func Gelu(t *Tensor) *Tensor {
+func gelu(t *Tensor) *Tensor {
 	d := t.DType.roundFloat
 	out := newData(t.DType, t.Shape)
 	for i, x := range t.F {
@@ -122,9 +122,9 @@ func geluBackward(x float64) float64 {
 	return 0.5*th + inner2*sech + 0.5
 }
 
-// Silu is silu: x * sigmoid(x).
-func Silu(t *Tensor) *Tensor {
-	r, _ := Binary("mul", t, Sigmoid(t))
+// silu is silu: x * sigmoid(x).
+func silu(t *Tensor) *Tensor {
+	r, _ := Binary("mul", t, sigmoid(t))
 	return r
 }
 
@@ -138,8 +138,8 @@ func Softplus(t *Tensor, beta float64) *Tensor {
 	return r
 }
 
-// Mish is mish: x * tanh(softplus(x, 1)).
-func Mish(t *Tensor) *Tensor {
+// mish is mish: x * tanh(softplus(x, 1)).
+func mish(t *Tensor) *Tensor {
 	th, _ := Unary("tanh", Softplus(t, 1))
 	r, _ := Binary("mul", t, th)
 	return r

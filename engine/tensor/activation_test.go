@@ -40,15 +40,15 @@ func TestActivationValuesAndGradients(t *testing.T) {
 		deriv func(x float64) float64
 		tol   float64 // Burn's sigmoid runs in f32 even on f64 tensors
 	}{
-		{"relu", Relu, func(x float64) float64 { return math.Max(x, 0) },
+		{"relu", relu, func(x float64) float64 { return math.Max(x, 0) },
 			func(x float64) float64 { return pick(x > 0, 1.0, 0) }, 0},
-		{"sigmoid", Sigmoid, sigma,
+		{"sigmoid", sigmoid, sigma,
 			func(x float64) float64 { return sigma(x) * (1 - sigma(x)) }, 1e-7},
-		{"silu", Silu, func(x float64) float64 { return x * sigma(x) },
+		{"silu", silu, func(x float64) float64 { return x * sigma(x) },
 			func(x float64) float64 { return sigma(x) + x*sigma(x)*(1-sigma(x)) }, 1e-6},
-		{"log_sigmoid", LogSigmoid, func(x float64) float64 { return math.Log(sigma(x)) },
+		{"log_sigmoid", logSigmoid, func(x float64) float64 { return math.Log(sigma(x)) },
 			func(x float64) float64 { return 1 - sigma(x) }, 1e-12},
-		{"gelu", Gelu, func(x float64) float64 { return x * 0.5 * (1 + math.Erf(x/math.Sqrt2)) },
+		{"gelu", gelu, func(x float64) float64 { return x * 0.5 * (1 + math.Erf(x/math.Sqrt2)) },
 			geluBackward, 1e-12},
 		{"leaky_relu", func(x *Tensor) *Tensor { return LeakyRelu(x, 0.01) },
 			func(x float64) float64 { return pick(x < 0, 0.01*x, x) },
@@ -71,7 +71,7 @@ func TestActivationValuesAndGradients(t *testing.T) {
 }
 
 func TestGeluGradientIsBurnsTanhApproximation(t *testing.T) {
-	_, g := gradOf(t, []float64{2}, F64, Gelu)
+	_, g := gradOf(t, []float64{2}, F64, gelu)
 	exact := 0.5*(1+math.Erf(2/math.Sqrt2)) + 2*math.Exp(-2)/math.Sqrt(2*math.Pi)
 	if math.Abs(g.F[0]-exact) < 1e-4 {
 		t.Errorf("gelu'(2) = %v matches the exact derivative %v; Burn's gelu_backward differentiates the tanh form", g.F[0], exact)
@@ -128,7 +128,7 @@ func TestSoftmaxFamily(t *testing.T) {
 
 func TestSigmoidRunsInF32(t *testing.T) {
 	x := mustFloats(t, []float64{0.1}, []int{1}, F64)
-	y := Sigmoid(x)
+	y := sigmoid(x)
 	want := 1 / (1 + math.Exp(-0.1))
 	if y.F[0] == want {
 		t.Error("Burn's sigmoid casts to f32; an f64 tensor keeps f32 precision")

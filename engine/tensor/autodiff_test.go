@@ -119,3 +119,23 @@ func TestBackwardPaysFromTheBudget(t *testing.T) {
 		t.Errorf("exactly enough: %v, used %d", err, b.Used())
 	}
 }
+
+func TestToDeviceIsAStepOfTheGraph(t *testing.T) {
+	w, _ := mustFloats(t, []float64{2}, []int{1}, F32).RequireGrad()
+	moved := w.ToDevice()
+	if !moved.Tracked() || moved.IsLeaf() || moved.F[0] != 2 {
+		t.Fatal("a moved tracked tensor is a tracked non-leaf with the same values")
+	}
+	sq, _ := Binary("mul", moved, moved)
+	grads, _ := Backward(sq, NewBudget(DefaultBudget, DefaultWork))
+	if g, ok := grads.Get(w); !ok || g.F[0] != 4 {
+		t.Errorf("the original receives the gradient: %v", g)
+	}
+	if _, ok := grads.Get(moved); ok {
+		t.Error("the moved tensor is not a leaf and keeps no gradient")
+	}
+	plain := mustFloats(t, []float64{1}, []int{1}, F32)
+	if plain.ToDevice().Tracked() {
+		t.Error("an untracked tensor moves untracked")
+	}
+}

@@ -34,7 +34,7 @@ func BenchmarkTrainingStep(b *testing.B) {
 		l1, _ := w1.RequireGrad()
 		l2, _ := w2.RequireGrad()
 		h, _ := Matmul(input, l1)
-		h = Relu(h)
+		h = relu(h)
 		logits, _ := Matmul(h, l2)
 		logp, _ := LogSoftmax(logits, 1)
 		mean, _ := Reduce("mean", logp, BoolNative)

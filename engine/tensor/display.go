@@ -192,9 +192,12 @@ func (d *Data) DataDebug() string {
 		strconv.Itoa(len(bytes)) + " }, shape: Shape { dims: " + dimsDebug(d.Shape) + " }, dtype: " + d.DType.String() + " }"
 }
 
+// PreviewElements is how many elements a trace entry shows in full.
+const PreviewElements = 8
+
 // Preview is a one-line look at the values for a trace entry: the nested
-// values when there are at most max elements, else the first and last
-// three, flat, with the count.
+// values when there are at most max elements (PreviewElements in the
+// trace), else the first and last three, flat, with the count.
 func (d *Data) Preview(max int) string {
 	n := d.NumElements()
 	if n <= max || n <= 6 {

@@ -163,11 +163,11 @@ func TestTensorDataFormats(t *testing.T) {
 
 func TestPreview(t *testing.T) {
 	small := mustFloats(t, []float64{1, 2, 3, 4}, []int{2, 2}, F32)
-	if got := small.Preview(8); got != "[[1.0, 2.0], [3.0, 4.0]]" {
+	if got := small.Preview(PreviewElements); got != "[[1.0, 2.0], [3.0, 4.0]]" {
 		t.Errorf("small preview %q", got)
 	}
 	big := mustInts(t, count(100, 0), []int{10, 10}, I32)
-	if got := big.Preview(8); got != "[0, 1, 2, ..., 97, 98, 99] (100 values)" {
+	if got := big.Preview(PreviewElements); got != "[0, 1, 2, ..., 97, 98, 99] (100 values)" {
 		t.Errorf("big preview %q", got)
 	}
 }

@@ -39,6 +39,14 @@ func (t *Tensor) RequireGrad() (*Tensor, error) {
 // Detach is detach(): the same values, outside any graph.
 func (t *Tensor) Detach() *Tensor { return &Tensor{Data: t.Data} }
 
+// ToDevice is to_device: the same values on another device. Moving a
+// tracked tensor is a step of the graph in burn-autodiff
+// (float_to_device), so the moved tensor is no leaf: its gradient flows
+// back to the original, and grad() on it finds nothing.
+func (t *Tensor) ToDevice() *Tensor {
+	return track(&t.Data, []*Tensor{t}, func(g *Data, _ []bool) []*Data { return []*Data{g} })
+}
+
 // IntoData is into_data() / to_data(): the values as TensorData.
 func (t *Tensor) IntoData() *Data {
 	d := t.Data
@@ -138,5 +146,5 @@ func Arange(start, end, step int64, dtype DType) (*Tensor, error) {
 // String summarises a tensor for test failures and debugging; Display is
 // what Rust prints.
 func (t *Tensor) String() string {
-	return fmt.Sprintf("Tensor%v %s %s", t.Shape, t.DType, t.Preview(8))
+	return fmt.Sprintf("Tensor%v %s %s", t.Shape, t.DType, t.Preview(PreviewElements))
 }
