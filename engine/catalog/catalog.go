@@ -101,9 +101,9 @@ func (r Row) UserReachable() bool { return strings.HasPrefix(r.Reachable, "yes")
 // All returns every record, sorted by code.
 func All() []Record {
 	c := load()
-	out := make([]Record, len(c.records))
-	for i, r := range c.records {
-		out[i] = r.clone()
+	out := make([]Record, len(c.entries))
+	for i, e := range c.entries {
+		out[i] = e.full().clone()
 	}
 	return out
 }
@@ -111,9 +111,9 @@ func All() []Record {
 // Codes returns every code, sorted.
 func Codes() []string {
 	c := load()
-	out := make([]string, len(c.records))
-	for i, r := range c.records {
-		out[i] = r.Code
+	out := make([]string, len(c.entries))
+	for i, e := range c.entries {
+		out[i] = e.code
 	}
 	return out
 }
@@ -125,7 +125,7 @@ func ByCode(code string) (Record, bool) {
 	if !ok {
 		return Record{}, false
 	}
-	return c.records[i].clone(), true
+	return c.entries[i].full().clone(), true
 }
 
 // PanicRow returns the row of panics.tsv with the given id.
@@ -152,21 +152,56 @@ func ByPanicID(id string) (Record, bool) {
 	}
 	for _, msg := range []string{sourceMessage(row), printedMessage(row)} {
 		if i, ok := c.byMessage[messageKey(msg)]; ok {
-			return c.records[i].clone(), true
+			return c.entries[i].full().clone(), true
 		}
 	}
-	if i, ok := c.byCode[diag.Slug(sourceMessage(row))]; ok && c.records[i].Repo == burnRepo {
-		return c.records[i].clone(), true
+	if i, ok := c.byCode[diag.Slug(sourceMessage(row))]; ok && c.entries[i].repo == burnRepo {
+		return c.entries[i].full().clone(), true
 	}
 	return Record{}, false
 }
 
+// catalog is the index of the embedded data. Building it reads only each
+// record's code, repo and message, so the first diagnostic of a process
+// (and of every fresh WebAssembly instance) does not pay for decoding a
+// megabyte of JSON; a record is decoded in full the first time it is
+// asked for.
 type catalog struct {
-	records   []Record
+	entries   []*entry
 	byCode    map[string]int
 	byMessage map[string]int
 	rows      []Row
 	rowByID   map[string]int
+}
+
+// entry is one record file, decoded on first use.
+type entry struct {
+	code, repo, message string
+	data                []byte
+	once                sync.Once
+	record              Record
+}
+
+// full decodes the entry's record once. The data is part of the build and
+// checked by the package tests, so a malformed file is a programming error.
+func (e *entry) full() Record {
+	e.once.Do(func() {
+		r, err := parseRecord(e.data)
+		if err != nil {
+			panic("catalog: " + e.code + ": " + err.Error())
+		}
+		e.record = r
+	})
+	return e.record
+}
+
+// records decodes every record, in code order.
+func (c *catalog) records() []Record {
+	out := make([]Record, len(c.entries))
+	for i, e := range c.entries {
+		out[i] = e.full()
+	}
+	return out
 }
 
 // load parses the embedded data once. The data is part of the build and
@@ -203,28 +238,80 @@ func parse(files embed.FS, tables ...string) (*catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range names {
-		data, err := files.ReadFile(path.Join("records", e.Name()))
+	for _, f := range names {
+		data, err := files.ReadFile(path.Join("records", f.Name()))
 		if err != nil {
 			return nil, err
 		}
-		r, err := parseRecord(data)
+		e, err := indexRecord(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, fmt.Errorf("%s: %w", f.Name(), err)
 		}
-		c.records = append(c.records, r)
+		c.entries = append(c.entries, e)
 	}
-	slices.SortFunc(c.records, func(a, b Record) int { return strings.Compare(a.Code, b.Code) })
-	for i, r := range c.records {
-		if _, dup := c.byCode[r.Code]; dup {
-			return nil, fmt.Errorf("code %q is used by two records", r.Code)
+	slices.SortFunc(c.entries, func(a, b *entry) int { return strings.Compare(a.code, b.code) })
+	for i, e := range c.entries {
+		if _, dup := c.byCode[e.code]; dup {
+			return nil, fmt.Errorf("code %q is used by two records", e.code)
 		}
-		c.byCode[r.Code] = i
-		if r.Repo == burnRepo {
-			c.byMessage[messageKey(r.Message)] = i
+		c.byCode[e.code] = i
+		if e.repo == burnRepo {
+			c.byMessage[messageKey(e.message)] = i
 		}
 	}
 	return c, nil
+}
+
+// indexRecord reads the fields the index needs from a record file without
+// decoding the rest. Record files are written as the seeds are: two-space
+// indentation, one key per line (the package tests hold every file to it).
+func indexRecord(data []byte) (*entry, error) {
+	e := &entry{data: data}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"slug", &e.code}, {"repo", &e.repo}, {"errorMessage", &e.message}} {
+		v, err := recordField(data, f.key)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v
+	}
+	if e.code == "" {
+		return nil, fmt.Errorf("no slug")
+	}
+	return e, nil
+}
+
+// recordField returns the string value of a key of the record object.
+func recordField(data []byte, key string) (string, error) {
+	marker := []byte("\n    \"" + key + "\": ")
+	i := bytes.Index(data, marker)
+	if i < 0 {
+		return "", fmt.Errorf("no %q key", key)
+	}
+	rest := data[i+len(marker):]
+	if bytes.HasPrefix(rest, []byte("null")) {
+		return "", nil
+	}
+	if len(rest) == 0 || rest[0] != '"' {
+		return "", fmt.Errorf("%q is not a string", key)
+	}
+	end := 1
+	for end < len(rest) && rest[end] != '"' {
+		if rest[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(rest) {
+		return "", fmt.Errorf("%q: unterminated string", key)
+	}
+	var v string
+	if err := json.Unmarshal(rest[:end+1], &v); err != nil {
+		return "", fmt.Errorf("%q: %w", key, err)
+	}
+	return v, nil
 }
 
 const burnRepo = "tracel-ai/burn"

@@ -32,7 +32,8 @@ func Search(text string) []Record {
 		score float64
 	}
 	var hits []hit
-	for i, r := range c.records {
+	records := c.records()
+	for i, r := range records {
 		switch {
 		case !r.matchesAnything && r.re.MatchString(text):
 			hits = append(hits, hit{i, 0, float64(fixedTextMatched(r, text))})
@@ -58,7 +59,7 @@ func Search(text string) []Record {
 	}
 	out := make([]Record, len(hits))
 	for i, h := range hits {
-		out[i] = c.records[h.index].clone()
+		out[i] = records[h.index].clone()
 	}
 	return out
 }
