@@ -29,7 +29,9 @@ func (w *World) deviceFunction(name string, c Call) (Value, *UsageError, *Panic)
 	feature, ok := deviceConstructors[name]
 	if !ok {
 		switch name {
-		case "new", "enumerate", "remote_iroh_async", "remote_iroh_authorized_async", "wgpu_async":
+		case "enumerate":
+			return w.enumerate(a)
+		case "new", "remote_iroh_async", "remote_iroh_authorized_async", "wgpu_async":
 			return nil, errUnsupported("Device::" + name), nil
 		}
 		return nil, errUnknownFunction(deviceStruct, name), nil
@@ -309,7 +311,12 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		return w.configure(d, a)
 	case "capture_scope":
 		return w.captureScope(d, a)
-	case "settings", "memory_cleanup", "memory_persistent_allocations":
+	case "settings":
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+		return w.deviceSettings(d), nil, nil
+	case "memory_cleanup", "memory_persistent_allocations":
 		return nil, errUnsupported("Device::" + c.Method), nil
 	}
 	return nil, errUnknownMethod(deviceStruct, c.Method), nil
@@ -491,6 +498,21 @@ func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
 	}
 	w.settings[key] = s
 	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unit{}}}, nil, nil
+}
+
+// deviceSettings is Device::settings() (crates/burn-tensor/src/device.rs:725-727):
+// get_device_settings reads the registry and, on a first read, locks the
+// device's defaults (crates/burn-backend/src/backend/device.rs:134-136).
+// The quantization config is not modelled and prints as `QuantConfig { .. }`.
+func (w *World) deviceSettings(d *Device) *Enum {
+	s := w.defaultsFor(d)
+	store := strings.TrimSuffix(strings.TrimPrefix(string(s.bool), "Bool("), ")")
+	return &Enum{Type: "DeviceSettings", Variant: "DeviceSettings", Named: map[string]Value{
+		"float_dtype":  &Enum{Type: "FloatDType", Variant: string(s.float)},
+		"int_dtype":    &Enum{Type: "IntDType", Variant: string(s.int)},
+		"bool_dtype":   &Enum{Type: "BoolDType", Variant: store},
+		"quantization": &Opaque{Type: "QuantConfig { .. }"},
+	}}
 }
 
 // deviceError is Err(DeviceError::..) (crates/burn-std/src/device_settings.rs:59-101);

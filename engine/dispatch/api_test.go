@@ -449,3 +449,22 @@ func TestQuantized(t *testing.T) {
 		t.Errorf("dequantize on an autodiff device must be tracked")
 	}
 }
+
+// Device::settings reads the registry and locks the defaults on first read.
+func TestSettings(t *testing.T) {
+	w := world(t, "flex")
+	flex := device(t, w, "flex")
+	s := mustCall(t, w, method(flex, "settings"))
+	if got := Debug(s); got != "DeviceSettings { float_dtype: F32, int_dtype: I32, bool_dtype: Native, quantization: QuantConfig { .. } }" {
+		t.Errorf("settings = %s", got)
+	}
+	if got := mustCall(t, w, method(flex, "configure", enum("FloatDType", "F16"))).(*Enum); got.Variant != "Err" {
+		t.Errorf("configure after settings() = %s, want AlreadyInitialized", Debug(got))
+	}
+	w2 := world(t, "flex")
+	flex2 := device(t, w2, "flex")
+	mustCall(t, w2, method(flex2, "configure", enum("FloatDType", "BF16")))
+	if got := mustCall(t, w2, method(flex2, "settings")).(*Enum).Named["float_dtype"].(*Enum).Variant; got != "BF16" {
+		t.Errorf("settings after configure: float %s", got)
+	}
+}

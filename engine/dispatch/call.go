@@ -74,6 +74,16 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.collectiveMethod(r, c)
 	case *CaptureScope:
 		v, ue, p = w.captureScopeMethod(r, c)
+	case *DeviceFilter:
+		v, ue, p = w.deviceFilterMethod(r, c)
+	case *Devices:
+		v, ue, p = w.devicesMethod(r, c)
+	case *Enum:
+		if HasOperator(r, c.Method) {
+			v, ue, p = w.filterOperator(r, c)
+		} else {
+			ue = errUnknownMethod("`"+recv.TypeName()+"`", c.Method)
+		}
 	case *ParamID:
 		v, ue, p = w.paramIDMethod(r, c)
 	case Int, Float:
@@ -142,6 +152,10 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.remoteFunction(typ, name, c)
 	case "QuantScheme":
 		return w.quantSchemeFunction(name, c)
+	case "DeviceType":
+		return w.deviceTypeFunction(name, c)
+	case "DeviceFilter":
+		return w.deviceFilterFunction(name, c)
 	case "DistributedContext":
 		return w.distributedFunction(typ, name, c)
 	case "ParamId":

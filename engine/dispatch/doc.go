@@ -18,7 +18,7 @@
 // the Linear module), api_module.go (convolutions, prelu), api_linalg.go
 // (linalg and signal), distributed.go (DistributedContext, all_reduce,
 // set_distributed), capture.go (capture_scope and its sessions),
-// remote.go. Where Burn's API calls a closure of the snippet
+// enumerate.go (Device::enumerate, DeviceType filters, Devices), remote.go. Where Burn's API calls a closure of the snippet
 // (capture_scope), Call returns a *Callback for the interpreter to run. The routing macros are in route.go and transfer.go,
 // the panic messages together in panics.go; burn-tensor's checks come from
 // package burncheck (check.go adapts them).

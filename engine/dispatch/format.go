@@ -133,11 +133,14 @@ func enumDebug(e *Enum) string {
 	case len(e.Fields) > 0:
 		return e.Variant + "(" + debugList(e.Fields) + ")"
 	case len(e.Named) > 0:
-		keys := make([]string, 0, len(e.Named))
-		for k := range e.Named {
-			keys = append(keys, k)
+		keys := fieldOrder[e.Type]
+		if len(keys) != len(e.Named) {
+			keys = make([]string, 0, len(e.Named))
+			for k := range e.Named {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
 		}
-		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + ": " + Debug(e.Named[k])
@@ -145,6 +148,12 @@ func enumDebug(e *Enum) string {
 		return e.Variant + " { " + strings.Join(parts, ", ") + " }"
 	}
 	return e.Variant
+}
+
+// fieldOrder is the declaration order of the structs whose derived Debug
+// the model prints with fields out of alphabetical order.
+var fieldOrder = map[string][]string{
+	"DeviceSettings": {"float_dtype", "int_dtype", "bool_dtype", "quantization"},
 }
 
 // debugString is str's Debug: quoted, with Rust's escapes.

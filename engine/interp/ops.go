@@ -128,7 +128,7 @@ func (in *interp) applyBinary(op string, x, y value, r, xr, yr source.Range) (va
 	if isUnknown(x) || isUnknown(y) {
 		return unknown, nil
 	}
-	if isBurn(x) || isBurn(y) {
+	if isBurn(x) || isBurn(y) || dispatch.HasOperator(x, binaryMethods[op]) {
 		method := binaryMethods[op]
 		return in.burn(dispatch.Call{Recv: x, Method: method, Args: []value{y}}, r, []source.Range{xr, yr})
 	}
