@@ -22,9 +22,13 @@ type Panic struct {
 	// Fixes are mechanical repairs the interpreter can turn into edits.
 	Fixes []FixHint
 	// Cause is the panic that happened first on another thread (burn's
-	// device runner) and that this one re-raises, nil when there is none.
-	// Its ID names the root cause better than the re-raising site does.
+	// device runner) and that this one re-raises, or the error whose text
+	// the message carries; nil when there is none. Its ID names the root
+	// cause better than the re-raising site does.
 	Cause *Panic
+	// Returned marks a cause that is an error value Burn returned (a row
+	// of kind "error"), not a panic of its own.
+	Returned bool
 }
 
 // FixHint describes a machine-applicable fix in terms of the call's inputs.

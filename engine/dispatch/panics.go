@@ -20,6 +20,9 @@ const (
 	locAutodiffOps         = "crates/burn-autodiff/src/ops/tensor.rs"
 	locRemoteClientBase    = "crates/burn-remote/src/client/base.rs"
 	locRemoteService       = "crates/burn-remote/src/client/service.rs"
+	locRemoteConn          = "crates/burn-remote/src/client/service/conn.rs"
+	locCommWebsocket       = "crates/burn-communication/src/websocket/base.rs"
+	locIrohNode            = "crates/burn-remote/src/transport/iroh/node.rs"
 	locRemoteRunner        = "crates/burn-remote/src/client/runner.rs"
 	locRemoteSession       = "crates/burn-remote/src/server/session.rs"
 	locBridgeFloat         = "crates/burn-tensor/src/bridge/ops/float.rs"
@@ -309,6 +312,25 @@ func connectError(peer, errDebug string) string {
 
 func panicConnectFailed(message string) *Panic {
 	return newPanic("rem-connect-failed", at(locRemoteService, 154), message)
+}
+
+// connectFailedWith is the runner thread's panic on a WebSocket session
+// channel that did not open: its text is connect_error's
+// (client/service/conn.rs:183-190), the Err open_channels returned, around
+// the transport's own error (cause, nil when that is not Burn's).
+func connectFailedWith(message string, cause *Panic) *Panic {
+	p := panicConnectFailed(message)
+	p.Cause = returnedError("rem-ws-connect-error", at(locRemoteConn, 186), message)
+	p.Cause.Cause = cause
+	return p
+}
+
+// returnedError is an Err value of one of Burn's "error" rows that a
+// panic's message carries.
+func returnedError(id, location, message string) *Panic {
+	p := newPanic(id, location, message)
+	p.Returned = true
+	return p
 }
 
 func panicServerDisconnectedDuringInit() *Panic {

@@ -190,11 +190,16 @@ func (w *World) findServer(r *remoteDevice) (*Server, *Panic) {
 		}
 		// iroh's own ConnectError text depends on the network; the model
 		// names the failure instead of inventing it.
-		return nil, panicConnectFailed(fmt.Sprintf("Failed to connect to Iroh peer %s: %s", r.peer, "no Iroh server with this endpoint id is configured")).label("the part after the colon is iroh's connection error, which depends on the network")
+		connect := returnedError("rem-iroh-connect", at(locIrohNode, 173),
+			fmt.Sprintf("Failed to connect to Iroh peer %s: %s", r.peer, "no Iroh server with this endpoint id is configured"))
+		p := panicConnectFailed(connect.Message).label("the part after the colon is iroh's connection error, which depends on the network")
+		p.Cause = connect
+		return nil, p
 	}
 	if r.address.Scheme != "ws" && r.address.Scheme != "wss" {
 		// burn-communication's parse_ws_address (websocket/base.rs:21-26)
-		return nil, panicConnectFailed(connectError(r.peerText(), fmt.Sprintf("Address(%s)", debugString("Invalid scheme: "+r.address.Scheme))))
+		scheme := returnedError("rem-comm-invalid-scheme", at(locCommWebsocket, 24), "Invalid scheme: "+r.address.Scheme)
+		return nil, connectFailedWith(connectError(r.peerText(), fmt.Sprintf("Address(%s)", debugString(scheme.Message))), scheme)
 	}
 	for i := range w.cfg.Servers {
 		s := &w.cfg.Servers[i]
@@ -206,8 +211,8 @@ func (w *World) findServer(r *remoteDevice) (*Server, *Panic) {
 	}
 	// Nothing listens: tokio's connect fails with ECONNREFUSED (Linux errno
 	// 111), which tungstenite wraps as Io.
-	return nil, panicConnectFailed(connectError(r.peerText(),
-		`Tungstenite(Io(Os { code: 111, kind: ConnectionRefused, message: "Connection refused" }))`)).
+	return nil, connectFailedWith(connectError(r.peerText(),
+		`Tungstenite(Io(Os { code: 111, kind: ConnectionRefused, message: "Connection refused" }))`), nil).
 		label("no configured server listens at %s (servers are matched by scheme, host as written, and port)", r.peerText())
 }
 

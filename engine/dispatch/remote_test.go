@@ -213,3 +213,30 @@ func TestMissingHardware(t *testing.T) {
 		t.Errorf("second integrated GPU: %s", p.ID)
 	}
 }
+
+// The runner thread's panic carries the errors Burn returned on the way:
+// connect_error's text, around burn-communication's scheme check.
+func TestConnectErrorChain(t *testing.T) {
+	cases := []struct {
+		address string
+		chain   string
+	}{
+		{"http://localhost:3000", "rem-service-call-ensure rem-connect-failed rem-ws-connect-error rem-comm-invalid-scheme"},
+		{"ws://localhost:3999", "rem-service-call-ensure rem-connect-failed rem-ws-connect-error"},
+	}
+	for _, c := range cases {
+		w := remoteWorld(t)
+		p := mustPanic(t, w, fn("Device::remote_websocket", Str(c.address), i(0)))
+		var ids []string
+		for q := p; q != nil; q = q.Cause {
+			ids = append(ids, q.ID)
+		}
+		if got := strings.Join(ids, " "); got != c.chain {
+			t.Errorf("%s: chain %s, want %s", c.address, got, c.chain)
+		}
+		checkAgainstTable(t, p)
+		if errs := p.Cause.Cause; !errs.Returned || p.Cause.Returned || errs.Message != p.Cause.Message {
+			t.Errorf("%s: the connect error is a returned value whose text is the runner's panic", c.address)
+		}
+	}
+}

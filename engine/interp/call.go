@@ -36,7 +36,7 @@ func (in *interp) report(d diag.Diagnostic) {
 	if d.File == "" {
 		d.File = diag.MainRS
 	}
-	key := fmt.Sprintf("%s|%s|%d|%d|%s", d.Phase, d.Code, d.Range.Start, d.Range.End, d.Message)
+	key := fmt.Sprintf("%s|%s|%s|%d|%d|%s", d.Phase, d.Code, d.PanicID, d.Range.Start, d.Range.End, d.Message)
 	if in.seen[key] {
 		return
 	}
@@ -528,7 +528,10 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		// the user learns what went wrong first.
 		for c := p.Cause; c != nil; c = c.Cause {
 			note := diag.Diagnostic{Severity: diag.Note, Message: c.Message, File: diag.MainRS, Range: r, PanicID: c.ID}
-			if c.Location != "" {
+			switch {
+			case c.Location != "" && c.Returned:
+				note.Help = []string{"the panic's message carries this error, returned at " + c.Location}
+			case c.Location != "":
 				note.Help = []string{"this panic happened first, at " + c.Location + ", on Burn's device-runner thread"}
 			}
 			in.report(note)
