@@ -61,8 +61,11 @@ func (s *Server) runJSON(ctx context.Context, req engine.Request) ([]byte, error
 	start := time.Now()
 	out, err := s.cfg.Sandbox.RunJSON(ctx, req)
 	status := "error"
-	if err == nil {
+	switch {
+	case err == nil:
 		status = statusOf(out)
+	case ctx.Err() != nil:
+		status = "canceled"
 	}
 	if !errors.Is(err, wasm.ErrBusy) {
 		s.metrics.observe(status, time.Since(start))
@@ -108,8 +111,9 @@ func (s *Server) runError(err error) error {
 		return &apiError{Status: http.StatusInternalServerError, Code: codeCrashed,
 			Message: "the engine crashed on this request; this is a bug in the playground"}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		// The client went away; nobody reads this answer.
-		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: err.Error()}
+		// The client went away: nobody reads this answer, and it is no
+		// failure of the server's (nginx's 499, for the logs).
+		return &apiError{Status: statusClientClosed, Code: codeCanceled, Message: "the client went away before the run finished"}
 	}
 	return err
 }

@@ -16,8 +16,9 @@ import (
 // library and its dependencies.
 
 // runStatuses are the label values of playground_runs_total: the Result
-// statuses, and "error" for a run that produced no Result.
-var runStatuses = []string{engine.StatusOK, engine.StatusPanicked, engine.StatusRejected, "error"}
+// statuses, "canceled" for a run whose client went away, and "error" for
+// a run that produced no Result for another reason.
+var runStatuses = [...]string{engine.StatusOK, engine.StatusPanicked, engine.StatusRejected, "canceled", "error"}
 
 // latencyBuckets are the upper bounds of the run latency histogram: from a
 // warm run of a small snippet to the default wall time limit.
@@ -37,7 +38,7 @@ const (
 )
 
 type metrics struct {
-	runs    [4]atomic.Int64 // by runStatuses
+	runs    [len(runStatuses)]atomic.Int64
 	buckets [len(latencyBuckets) + 1]atomic.Int64
 	sumNS   atomic.Int64
 
@@ -72,7 +73,7 @@ func (m *metrics) refuse(limit string) {
 
 // write prints every metric. stats is nil when the sandbox did not start.
 func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
-	family(w, "playground_runs_total", "counter", "Runs through the sandbox, by Result status; error means no Result.")
+	family(w, "playground_runs_total", "counter", "Runs through the sandbox, by Result status; canceled and error mean no Result.")
 	for i, s := range runStatuses {
 		fmt.Fprintf(w, "playground_runs_total{status=%q} %d\n", s, m.runs[i].Load())
 	}

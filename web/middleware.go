@@ -110,6 +110,9 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 	})
 }
 
+// statusClientClosed answers a request whose client went away first.
+const statusClientClosed = 499
+
 // apiError is the JSON error body of /api/*: {"error": {"code", "message"}}.
 type apiError struct {
 	Status  int    `json:"-"`
@@ -129,6 +132,7 @@ const (
 	codeUnavailable      = "sandbox_unavailable"
 	codeCrashed          = "engine_crashed"
 	codeNotFound         = "not_found"
+	codeCanceled         = "canceled"
 	codeMethodNotAllowed = "method_not_allowed"
 	codeInternal         = "internal"
 )

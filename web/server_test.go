@@ -381,3 +381,21 @@ func TestGracefulShutdownFinishesRunsInFlight(t *testing.T) {
 		t.Error("still accepting after shutdown")
 	}
 }
+
+func TestClientGoneIs499NotAServerError(t *testing.T) {
+	f := newFixture(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), smallLimits(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequest(http.MethodPost, "/api/run", strings.NewReader(`{"snippet":"spin"}`)).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() { f.server.ServeHTTP(rec, req); close(done) }()
+	for f.sb.Stats().Running == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+	wantError(t, rec, 499, "canceled")
+	if m := f.do(http.MethodGet, "/metrics", "").Body.String(); !strings.Contains(m, `playground_runs_total{status="canceled"} 1`+"\n") {
+		t.Errorf("metrics:\n%s", m)
+	}
+}
