@@ -48,7 +48,13 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 		f *burncheck.Failure
 	)
 	if name == "stack" {
-		rank2 := genericRank(a.c.Generics)
+		// stack's own turbofish is on the last path segment
+		// (`Tensor::<1>::stack::<2>`).
+		var own [][]string
+		if n := len(a.c.Generics); n > 0 {
+			own = a.c.Generics[n-1:]
+		}
+		rank2 := genericRank(own)
 		if rank2 < 0 {
 			rank2 = rank + 1
 		}
@@ -103,9 +109,12 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	return out, nil, nil
 }
 
-// oneHot is one_hot::<D2>(num_classes) (orderable.rs:279-348): built from
-// the tensor's device as it reports it, so int labels on an autodiff
-// device give a one-hot that joins the graph once cast to float.
+// oneHot is one_hot::<D2>(num_classes) (orderable.rs:279-348): burn-tensor
+// checks the indices against num_classes (only where the model knows the
+// values: tensors made from literal data), the class count and D2, then
+// builds the output from the tensor's device as it reports it, so int
+// labels on an autodiff device give a one-hot that joins the graph once
+// cast to float.
 func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	if ue := a.want(1); ue != nil {
 		return nil, ue, nil
@@ -116,6 +125,17 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	classes, ue := a.int(0)
 	if ue != nil {
 		return nil, ue, nil
+	}
+	rank2 := genericRank(a.c.Generics)
+	if rank2 < 0 {
+		if tt := parseTensorType(nil, a.c.Expect); tt.rank >= 0 {
+			rank2 = tt.rank
+		} else {
+			rank2 = t.Rank() + 1
+		}
+	}
+	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), t.values, t.Rank(), rank2, classes)); p != nil {
+		return nil, nil, p
 	}
 	d := t.Device()
 	shape := append(t.Shape(), classes)

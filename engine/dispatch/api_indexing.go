@@ -11,7 +11,10 @@ import (
 // ops.tsv: n-dimensional indexing, assignments with an update op, moves
 // of dims, and the methods that return a Vec of tensors.
 
-const locBridgeBool = "crates/burn-tensor/src/bridge/ops/bool.rs"
+const (
+	locBridgeBool = "crates/burn-tensor/src/bridge/ops/bool.rs"
+	locBridgeInt  = "crates/burn-tensor/src/bridge/ops/int.rs"
+)
 
 // moreTensorMethods are the methods handled here.
 var moreTensorMethods = map[string]bool{

@@ -101,7 +101,11 @@ func (w *World) tensorFunction(name string, c Call) (Value, *UsageError, *Panic)
 			ue.Arg = 1
 			return nil, ue, nil
 		}
-		return w.create("from_data", tt, shape, a, 1)
+		v, ue, p := w.create("from_data", tt, shape, a, 1)
+		if t, ok := v.(*Tensor); ok {
+			t.values = literalValues(a.get(0))
+		}
+		return v, ue, p
 	case "arange":
 		if ue := a.want(2); ue != nil {
 			return nil, ue, nil

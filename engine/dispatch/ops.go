@@ -177,6 +177,9 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		dtype = defaults.float
 	}
 	op := row.ops[t.kind]
+	if p := intMeanOfNothing(row, t, args); p != nil {
+		return nil, nil, p
+	}
 	if row.method == "scatter" && t.kind == KindBool {
 		// Bool scatter is an OR, which only the Add update means
 		// (crates/burn-tensor/src/bridge/ops/bool.rs:140-154).
@@ -232,6 +235,26 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	}
 	w.recordOp(op, pl, out)
 	return out, nil, nil
+}
+
+// intMeanOfNothing is the Int bridge's mean and mean_dim, which refuse an
+// empty tensor or axis: a float mean of nothing is NaN, an integer has no
+// such value (crates/burn-tensor/src/bridge/ops/int.rs:289-304).
+func intMeanOfNothing(row opRow, t *Tensor, args opArgs) *Panic {
+	if t.kind != KindInt {
+		return nil
+	}
+	switch row.method {
+	case "mean":
+		if n, _ := numElements(t.shape); n == 0 {
+			return newPanic("bt-bridge-int-mean-empty", at(locBridgeInt, 292), "Cannot compute mean of an empty int tensor").on(0)
+		}
+	case "mean_dim":
+		if t.shape[normDim(args.dims[0], t.Rank())] == 0 {
+			return newPanic("bt-bridge-int-mean-dim-empty", at(locBridgeInt, 299), "Cannot compute mean of an empty axis for an int tensor").on(0)
+		}
+	}
+	return nil
 }
 
 // unaryOp runs a one-input op that is not in the table (into_data).

@@ -129,6 +129,40 @@ func literalDType(v Value) DType {
 	return F32
 }
 
+// maxLiteralValues bounds the values a tensor keeps from its literal data.
+const maxLiteralValues = 1 << 16
+
+// literalValues flattens nested literal arrays of numbers and bools, nil
+// when the data is not all literals or too large.
+func literalValues(v Value) []float64 {
+	var out []float64
+	var walk func(v Value) bool
+	walk = func(v Value) bool {
+		switch x := Deref(v).(type) {
+		case *Array:
+			for _, e := range x.Elems {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		case Int:
+			out = append(out, float64(x.V))
+		case Float:
+			out = append(out, x.V)
+		case Bool:
+			out = append(out, map[Bool]float64{false: 0, true: 1}[x])
+		default:
+			return false
+		}
+		return len(out) <= maxLiteralValues
+	}
+	if !walk(v) {
+		return nil
+	}
+	return out
+}
+
 func upperASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {

@@ -123,6 +123,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		if sig != nil {
 			return nil, sig
 		}
+		v = typedLiteral(v, expect)
 		if s.Else != nil {
 			if ok := in.matchPattern(s.Pat, v, true); !ok {
 				_, sig := in.block(s.Else)
@@ -141,6 +142,31 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		return dispatch.Unit{}, nil
 	}
 	return dispatch.Unit{}, nil
+}
+
+// typedLiteral gives an unsuffixed number the primitive type a `let`
+// declares (`let gpu: i64 = -1;`), which decides the conversions Burn's
+// API runs on it.
+func typedLiteral(v value, declared string) value {
+	declared = strings.TrimSpace(declared)
+	switch x := v.(type) {
+	case dispatch.Int:
+		if x.Suffix == "" && intTypes[declared] {
+			x.Suffix = declared
+			return x
+		}
+	case dispatch.Float:
+		if x.Suffix == "" && (declared == "f32" || declared == "f64") {
+			x.Suffix = declared
+			return x
+		}
+	}
+	return v
+}
+
+var intTypes = map[string]bool{
+	"i8": true, "i16": true, "i32": true, "i64": true, "i128": true, "isize": true,
+	"u8": true, "u16": true, "u32": true, "u64": true, "u128": true, "usize": true,
 }
 
 // ---- patterns ----
