@@ -92,10 +92,15 @@ export function codeView(text, language, marks = [], badges = new Map()) {
 }
 
 // mainDiagnostic is the diagnostic a compact result shows: the first error
-// of the mode's view, or its first diagnostic of any severity.
+// of the mode's view, or its first diagnostic of any severity. A program
+// the check rejected has its reason in the check's findings, which the
+// panic view otherwise leaves to the run.
 export function mainDiagnostic(result, viewMode) {
   const shown = visibleDiagnostics(result, viewMode);
-  return shown.find((d) => d.severity === "error") ?? shown[0] ?? null;
+  const main = shown.find((d) => d.severity === "error") ?? shown[0];
+  if (main) return main;
+  if (result.status !== "rejected") return null;
+  return visibleDiagnostics(result, "validation").find((d) => d.severity === "error") ?? null;
 }
 
 // summaryText mirrors the playground's summary line (results.js).
@@ -113,10 +118,12 @@ export function summaryText(result, viewMode) {
 // editable. others is how many more diagnostics the view has.
 export function card(d, { editable, others }) {
   const r = d.record ?? null;
+  const title = cardTitle(d);
   return el(
     "article",
     { class: `card severity-${d.severity}`, "data-testid": "card", "data-code": d.code, "data-phase": d.phase },
-    el("h3", { class: "card-title", "data-testid": "card-title" }, cardTitle(d)),
+    // A message without placeholders is its own title: it is not repeated.
+    title !== d.message.trim() && el("h3", { class: "card-title", "data-testid": "card-title" }, title),
     el("pre", { class: "message", "data-testid": "message" }, d.message),
     el(
       "p",
@@ -144,7 +151,7 @@ export function resultView(outcome, viewMode, { editable }) {
   const d = mainDiagnostic(r, viewMode);
   return [
     el("p", { class: `summary status-${r.status}`, "data-testid": "summary" }, summaryText(r, viewMode)),
-    d && card(d, { editable, others: visibleDiagnostics(r, viewMode).length - 1 }),
+    d && card(d, { editable, others: Math.max(visibleDiagnostics(r, viewMode).length - 1, 0) }),
     r.output && el("pre", { class: "output", "data-testid": "output" }, r.output),
   ];
 }

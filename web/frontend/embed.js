@@ -228,7 +228,9 @@ class DispatchSnippet extends HTMLElement {
     this.last = { ...outcome, request };
     this.show();
     markOnce(FIRST_RESULT_MARK);
-    this.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: { result: outcome.result, via: outcome.via, failure: outcome.failure ?? null } }));
+    this.dispatchEvent(
+      new CustomEvent(RESULT_EVENT, { bubbles: true, detail: { result: outcome.result, via: outcome.via, ms: outcome.ms ?? null, failure: outcome.failure ?? null } }),
+    );
   }
 
   engineStatus(s) {
@@ -254,7 +256,7 @@ class DispatchSnippet extends HTMLElement {
       this.via.title = `The playground's engine ran in this page${o.ms !== undefined ? ` in ${o.ms < 1 ? "<1" : Math.round(o.ms)} ms` : ""}.`;
     } else if (o.via === "server") {
       this.via.textContent = "ran on the server";
-      const reason = this.lane?.status.reason;
+      const reason = (this.lane?.status.reason ?? "").replace(/\.+$/, "");
       this.via.title = `Ran by ${this.origin}/api/run${reason ? `: ${reason}` : ""}.`;
     } else {
       this.via.textContent = "";
