@@ -607,6 +607,31 @@ var panicCases = []panicCase{
 			return mustPanic(t, w, fnG("Tensor::ones", []string{"1"}, dims(2), Tuple{ref(device(t, w, "flex")), enum("DType", "I64")}))
 		},
 		message: "Expected float data type, got I64"},
+	{id: "bt-bridge-int-mean-empty",
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, d, "Int", 0), "mean"))
+		},
+		message: "Cannot compute mean of an empty int tensor"},
+	{id: "bt-bridge-int-mean-dim-empty",
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default")).(*Device)
+			return mustPanic(t, w, method(ones(t, w, d, "Int", 2, 0), "mean_dim", i(-1)))
+		},
+		message: "Cannot compute mean of an empty axis for an int tensor"},
+	{id: "bt-check-one-hot-range",
+		run: func(t *testing.T, w *World) *Panic {
+			d := mustCall(t, w, fn("Device::default"))
+			labels := mustCall(t, w, fnG("Tensor::from_ints", []string{"1", "Int"}, arr(i(1), i(3)), ref(d)))
+			return mustPanic(t, w, method(labels, "one_hot", i(3)))
+		}},
+	{id: "bt-check-stack-empty",
+		run: func(t *testing.T, w *World) *Panic {
+			// The turbofish of stack itself is the last path segment's.
+			c := fn("Tensor::stack", &Array{Vec: true}, i(0))
+			c.Generics = [][]string{{"1"}, {"2"}}
+			return mustPanic(t, w, c)
+		}},
 	{id: "shape-overflow",
 		run: func(t *testing.T, w *World) *Panic {
 			s := mustCall(t, w, fn("Shape::new", dims(1<<32, 1<<32)))
