@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm"
@@ -424,6 +425,21 @@ func TestDemoPageRunsEverySnippetInOneBrowserEngine(t *testing.T) {
 	if !strings.Contains(fixed.Snippet, "Device::flex()") || !strings.Contains(fixed.Config, `"flex"`) || fixed.Via != "browser" {
 		t.Errorf("after the fix: %+v", fixed)
 	}
+
+	// Typing in it and pressing Ctrl+Enter runs the typed text.
+	eval[chromedp.Void](tb, third+`.shadowRoot.querySelector('[data-testid="editor"]').focus()`)
+	eval[chromedp.Void](tb, `(() => { const ta = `+third+`.shadowRoot.querySelector('[data-testid="editor"]'); ta.setSelectionRange(ta.value.length, ta.value.length); })()`)
+	tb.do(typing("// hosted on Flex"))
+	if got := eval[string](tb, third+`.dataset.status`); got != "stale" {
+		t.Errorf("after an edit the snippet's status is %q, want stale", got)
+	}
+	tb.do(chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(kb.ModifierCtrl)))
+	tb.waitFor("the edited snippet to run", third+`.dataset.status === "ok"`)
+	fixed = tb.snippets()[2]
+	if !strings.HasSuffix(fixed.Snippet, "}\n// hosted on Flex") || fixed.Status != "ok" {
+		t.Errorf("after typing: %q, %s", fixed.Snippet, fixed.Status)
+	}
+	tb.screenshot("embed-demo-3-edited.png", chromedp.ScreenshotScale(chromedp.CSS("dispatch-snippet:nth-of-type(3)"), 1))
 	if _, apiRuns := site.counts(); apiRuns != 0 {
 		t.Errorf("%d requests to /api/run after the fix", apiRuns)
 	}
