@@ -149,6 +149,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		}
 	}
 	diags.Sort()
+	diags = capDiagnostics(diags, ran.Panic)
 	for _, d := range diags {
 		res.Diagnostics = append(res.Diagnostics, toJSON(d, files))
 	}
@@ -173,6 +174,39 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		})
 	}
 	return res
+}
+
+// MaxDiagnostics bounds the diagnostics of a Result. A pasted file can
+// hold thousands of errors; each diagnostic carries its catalog record, so
+// an uncapped Result would grow by kilobytes per error.
+const MaxDiagnostics = 100
+
+// capDiagnostics keeps the first MaxDiagnostics of a sorted list, and every
+// diagnostic at the run's panic, which ties the panic to the check's report
+// of it. A note at the first one left out says how many were.
+func capDiagnostics(diags diag.List, panicked *interp.PanicAt) diag.List {
+	if len(diags) <= MaxDiagnostics {
+		return diags
+	}
+	kept := make(diag.List, 0, MaxDiagnostics+2)
+	var first *diag.Diagnostic
+	dropped := 0
+	for i := range diags {
+		d := &diags[i]
+		switch {
+		case i < MaxDiagnostics, panicked != nil && d.File == diag.MainRS && d.Range == panicked.Range:
+			kept = append(kept, *d)
+		default:
+			if first == nil {
+				first = d
+			}
+			dropped++
+		}
+	}
+	kept.Add(diag.Diagnostic{Code: "playground-diagnostic-limit", Severity: diag.Note, Phase: first.Phase, File: first.File, Range: first.Range,
+		Message: fmt.Sprintf("%d more diagnostics are not shown; the playground shows the first %d", dropped, MaxDiagnostics)})
+	kept.Sort()
+	return kept
 }
 
 // codeOf maps a Burn panic id to its catalog code.

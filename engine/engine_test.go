@@ -227,6 +227,10 @@ var hostOnly = map[string]string{
 	// second is what the single recover in engine.Run reports.
 	"snippet-too-large":         "a snippet over 256 KiB; TestMalformedInput sends one",
 	"playground-internal-error": "raised only if the engine itself fails",
+	// A golden file would list the 1,000 trace entries or the 100
+	// diagnostics before the note; testdata/adversarial raises both.
+	"playground-trace-limit":      "a run of more than 1,000 tensor operations; engine/adversarial_test.go runs one",
+	"playground-diagnostic-limit": "more than 100 diagnostics; engine/adversarial_test.go sends such programs",
 }
 
 // unreachableRecords returns the codes of records all of whose panic-table

@@ -83,6 +83,10 @@ type World struct {
 	cfg   Config
 	site  int
 	trace []TraceEvent
+	// dispatched counts every operation, kept in trace or not; cutSite is
+	// the site of the first one past MaxTrace.
+	dispatched int
+	cutSite    int
 
 	nextNode          uint64                  // burn-autodiff's NodeId counter
 	nextHandle        uint64                  // fusion and router tensor ids (TensorId counters)
@@ -107,14 +111,41 @@ func NewWorld(cfg Config) *World {
 // calls with the interpreter's call site.
 func (w *World) SetSite(site int) { w.site = site }
 
-// Trace is every dispatched operation so far, in order.
-func (w *World) Trace() []TraceEvent { return w.trace }
+// MaxTrace bounds the trace a World keeps. A loop can dispatch millions of
+// operations; keeping them all would make the Result, and the memory of a
+// WebAssembly instance, grow with the step budget. Later operations are
+// counted, not kept.
+const MaxTrace = 1000
+
+// Trace is the first MaxTrace dispatched operations, in order.
+func (w *World) Trace() []TraceEvent { return w.trace[:min(len(w.trace), MaxTrace)] }
+
+// Dispatched is how many operations were dispatched, and the call site of
+// the first one Trace does not keep (-1 when it keeps them all).
+func (w *World) Dispatched() (count, cutSite int) {
+	if w.dispatched <= MaxTrace {
+		return w.dispatched, -1
+	}
+	return w.dispatched, w.cutSite
+}
 
 // Serving reports that burn::server::start has been called: in Rust it
 // blocks the thread until the process is stopped, so nothing after it runs.
 func (w *World) Serving() bool { return w.serving }
 
+// record appends to the trace. Past MaxTrace, every event lands in one spare
+// slot, so code that annotates the event it just recorded
+// (w.trace[len(w.trace)-1].Note) still has one to write to.
 func (w *World) record(ev TraceEvent) {
 	ev.Site = w.site
-	w.trace = append(w.trace, ev)
+	w.dispatched++
+	switch {
+	case len(w.trace) <= MaxTrace:
+		if len(w.trace) == MaxTrace {
+			w.cutSite = w.site
+		}
+		w.trace = append(w.trace, ev)
+	default:
+		w.trace[MaxTrace] = ev
+	}
 }

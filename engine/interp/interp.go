@@ -160,15 +160,24 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 }
 
 func (in *interp) outcome() Outcome {
+	if count, cut := in.world.Dispatched(); cut >= 0 && in.opts.Mode == Run {
+		in.diags.Add(diag.Diagnostic{Code: "playground-trace-limit", Severity: diag.Note, Phase: diag.Run, File: diag.MainRS,
+			Range:   in.siteRange(cut),
+			Message: fmt.Sprintf("the program dispatched %d tensor operations; the trace shows the first %d", count, dispatch.MaxTrace)})
+	}
 	out := Outcome{Diags: in.diags, Panic: in.panic, Output: in.output.String(), Limited: in.limited}
 	for _, ev := range in.world.Trace() {
-		te := TraceEvent{TraceEvent: ev}
-		if ev.Site >= 0 && ev.Site < len(in.sites) {
-			te.Range = in.sites[ev.Site]
-		}
-		out.Trace = append(out.Trace, te)
+		out.Trace = append(out.Trace, TraceEvent{TraceEvent: ev, Range: in.siteRange(ev.Site)})
 	}
 	return out
+}
+
+// siteRange is the span of a call site, empty for an unknown one.
+func (in *interp) siteRange(site int) source.Range {
+	if site >= 0 && site < len(in.sites) {
+		return in.sites[site]
+	}
+	return source.Range{}
 }
 
 // declare records items: functions, traits, impls, structs and imports.
