@@ -168,6 +168,26 @@ func TestBusyAnswers429WithRetryAfter(t *testing.T) {
 	}
 }
 
+func TestMemoryLimitIsAResultAndTheServerGoesOn(t *testing.T) {
+	l := smallLimits()
+	l.MemoryPages, l.RecyclePages = 512, 512
+	f := newFixture(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, nil)
+	rec := f.do(http.MethodPost, "/api/run", `{"snippet":"grow"}`)
+	var res engine.Result
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if res.Status != engine.StatusRejected || res.Diagnostics[0].Code != wasm.CodeMemoryLimit {
+		t.Fatalf("got %+v", res)
+	}
+	if rec := f.do(http.MethodPost, "/api/run", hello); rec.Code != http.StatusOK {
+		t.Fatalf("after the memory limit: %d %s", rec.Code, rec.Body)
+	}
+	if m := f.do(http.MethodGet, "/metrics", "").Body.String(); !strings.Contains(m, `playground_limit_hits_total{limit="memory"} 1`+"\n") {
+		t.Errorf("metrics:\n%s", m)
+	}
+}
+
 func TestCrashAnswers500AndTheServerGoesOn(t *testing.T) {
 	f := newFixture(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), smallLimits(), nil)
 	wantError(t, f.do(http.MethodPost, "/api/run", `{"snippet":"crash"}`), http.StatusInternalServerError, "engine_crashed")
