@@ -134,7 +134,7 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 			rank2 = t.Rank() + 1
 		}
 	}
-	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), t.values, t.Rank(), rank2, classes)); p != nil {
+	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), t.literal, t.Rank(), rank2, classes)); p != nil {
 		return nil, nil, p
 	}
 	d := t.Device()

@@ -265,7 +265,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		// The scales come from the tensor's own range; quantize then
 		// routes the tensor and its scales like any multi-input op.
-		out, p := w.unaryOp(t, "quantize", KindQFloat, nil, "QFloat(QuantScheme { .. })")
+		out, p := w.unaryOp(t, "quantize", KindQFloat, nil, qfloatDefault)
 		if p != nil {
 			return nil, nil, p
 		}
@@ -283,8 +283,20 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if p := checkFailed(burncheck.TensorIntoScalarAsync(t.shape)); p != nil {
 			return nil, nil, p
 		}
-		if p := w.readData(t, "into_data_async"); p != nil {
+		if t.on.backend == Capture && captureReadError(t) != "" {
+			// into_data_async's error reaches the caller as Err.
+			reason := strings.TrimPrefix(captureReadError(t), "An error happened during execution\nCaused by:\n  ")
+			err := &Enum{Type: "ExecutionError", Variant: "WithContext", Named: map[string]Value{"reason": Str(reason)}}
+			return &Enum{Type: "Result", Variant: "Err", Fields: []Value{err}}, nil, nil
+		}
+		if p := w.readData(t, readFailures["into_data"]); p != nil {
 			return nil, nil, p
+		}
+		if t.kind == KindQFloat {
+			// _unpack_scalar's conversion of quantized data fails, and
+			// into_scalar_async panics with its Display (base.rs:2976-2981).
+			return nil, nil, newPanic("bt-into-scalar-convert", at(locTensorBase, 2980),
+				fmt.Sprintf("Failed to convert tensor data to a scalar: Unsupported data conversion from %s to %s", t.dtype, elementDType(t, c))).on(0)
 		}
 		return Unknown{}, nil, nil
 	case "tril", "triu":

@@ -103,7 +103,7 @@ func (w *World) tensorFunction(name string, c Call) (Value, *UsageError, *Panic)
 		}
 		v, ue, p := w.create("from_data", tt, shape, a, 1)
 		if t, ok := v.(*Tensor); ok {
-			t.values = literalValues(a.get(0))
+			t.literal = literalValues(a.get(0))
 		}
 		return v, ue, p
 	case "arange":
@@ -367,23 +367,10 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 			return nil, nil, p.on(1)
 		}
 		return out, nil, nil
-	case "into_data", "to_data":
-		if ue := a.want(0); ue != nil {
-			return nil, ue, nil
-		}
-		if p := w.readData(t, method); p != nil {
-			return nil, nil, p
-		}
-		return &TensorData{shape: t.Shape(), dtype: t.dtype}, nil, nil
-	case "into_scalar":
-		// The synchronous into_scalar runs no check (only into_scalar_async does).
-		if ue := a.want(0); ue != nil {
-			return nil, ue, nil
-		}
-		if p := w.readData(t, method); p != nil {
-			return nil, nil, p
-		}
-		return Unknown{}, nil, nil
+	case "into_data", "to_data", "into_scalar", "into_data_as", "to_data_as", "into_data_dtype", "to_data_dtype":
+		// The synchronous into_scalar runs no check (only into_scalar_async
+		// does); its element count is checked on the data.
+		return w.read(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	case "zeros_like", "ones_like", "empty_like", "full_like":
 		want := 0
 		if method == "full_like" {

@@ -87,6 +87,10 @@ func Display(v Value) (s string, ok bool) {
 		if x.Type == "DeviceError" {
 			return deviceErrorDisplay(x), true
 		}
+		if x.Type == "ExecutionError" {
+			reason, _ := Deref(x.Named["reason"]).(Str)
+			return "An error happened during execution\nCaused by:\n  " + string(reason), true
+		}
 	}
 	return "", false
 }
@@ -129,6 +133,11 @@ func debugList(vs []Value) string {
 }
 
 func enumDebug(e *Enum) string {
+	if e.Type == "ExecutionError" {
+		// Its Debug writes its Display (crates/burn-std/src/device_settings.rs:126-130).
+		s, _ := Display(e)
+		return s
+	}
 	switch {
 	case len(e.Fields) > 0:
 		return e.Variant + "(" + debugList(e.Fields) + ")"

@@ -60,10 +60,10 @@ type Tensor struct {
 
 	origin int
 	handle uint64 // fusion/router TensorId
-	// values are the elements of a tensor made from literal data, in
+	// literal holds the elements of a tensor made from literal data, in
 	// row-major order, for the few checks burn-tensor runs on values; nil
 	// for every computed tensor.
-	values []float64
+	literal []float64
 }
 
 // TypeName is the Rust type: Tensor<2>, Tensor<2, Int>, Tensor<2, Bool>.

@@ -29,7 +29,7 @@ func (w *World) toDevice(t *Tensor, target *Device) (*Tensor, *Panic) {
 func (w *World) moved(t *Tensor, dst *Device) *Tensor {
 	out := w.newTensor(t.kind, t.shape, t.dtype, dst)
 	out.ckp = copyStrategy(t.ckp)
-	out.values = t.values
+	out.literal = t.literal
 	return out
 }
 
