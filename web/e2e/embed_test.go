@@ -203,9 +203,12 @@ window.Worker = class extends PageWorker {
 var withoutWebAssembly = onNewDocument(`delete window.WebAssembly;`)
 
 // screenshot saves what shot captures (the whole page when nil) into
-// screenshotDir.
+// $PLAYGROUND_SCREENSHOTS, when it is set.
 func (tb *tab) screenshot(name string, shot chromedp.Action[[]byte]) {
 	tb.t.Helper()
+	if os.Getenv("PLAYGROUND_SCREENSHOTS") == "" {
+		return
+	}
 	if shot == nil {
 		shot = chromedp.FullScreenshot(100)
 	}
@@ -390,6 +393,9 @@ func TestDemoPageRunsEverySnippetInOneBrowserEngine(t *testing.T) {
 	tb.runAll(len(demoWant))
 	shown := tb.snippets()
 	checkDemoResults(t, shown, "browser")
+	if bg := eval[string](tb, `getComputedStyle(document.querySelector("dispatch-snippet").shadowRoot.querySelector(".frame")).backgroundColor`); bg != "rgb(255, 255, 255)" {
+		t.Errorf("theme auto in a light system: background %s", bg)
+	}
 	for i := range shown {
 		tb.screenshot(fmt.Sprintf("embed-demo-%d.png", i+1), chromedp.ScreenshotScale(chromedp.CSS(fmt.Sprintf("dispatch-snippet:nth-of-type(%d)", i+1)), 1))
 	}
@@ -535,6 +541,9 @@ func TestFramePageRunsInItsFrameAndSizesIt(t *testing.T) {
 	s := frame.snippets()[0]
 	if s.Status != engine.StatusPanicked || s.Code != libtorchCode || s.Via != "browser" {
 		t.Errorf("the frame shows %+v", s)
+	}
+	if bg := eval[string](frame, `getComputedStyle(document.querySelector("dispatch-snippet").shadowRoot.querySelector(".frame")).backgroundColor`); bg != "rgb(28, 29, 32)" {
+		t.Errorf("theme auto in a dark system: background %s", bg)
 	}
 	if n := eval[int](frame, `document.body.children.length`); n != 1 {
 		t.Errorf("the frame page has %d elements in its body, want the snippet alone", n)

@@ -37,7 +37,8 @@ const waiting = new Set();
 const hub = new EngineHub({
   onStatus: (origin, status) => {
     if (status.state === "ready") markOnce(READY_MARK);
-    for (const snippet of waiting) if (snippet.origin === origin) snippet.engineStatus(status);
+    // A lane's status is this very object once it has changed.
+    for (const snippet of waiting) if (snippet.lane?.status === status) snippet.engineStatus(status);
   },
 });
 
