@@ -147,3 +147,17 @@ func captureReadError(t *Tensor) string {
 	}
 	return fmt.Sprintf("An error happened during execution\nCaused by:\n  captured tensor TensorId(%d) has no concrete value", t.handle)
 }
+
+// Field is a public field of one of Burn's structs the model holds as its
+// own type: TensorData's shape and dtype.
+func Field(v Value, name string) (Value, bool) {
+	if d, ok := Deref(v).(*TensorData); ok {
+		switch name {
+		case "shape":
+			return &ShapeValue{dims: append([]int64{}, d.shape...)}, true
+		case "dtype":
+			return dtypeEnum(d.dtype), true
+		}
+	}
+	return nil, false
+}

@@ -636,6 +636,10 @@ func (in *interp) field(e *syntax.FieldExpr) (value, *signal) {
 		if i, err := strconv.Atoi(e.Name); err == nil && i >= 0 && i < len(x.Fields) {
 			return x.Fields[i], nil
 		}
+	default:
+		if v, ok := dispatch.Field(x, e.Name); ok {
+			return v, nil
+		}
 	}
 	in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
 		Message: fmt.Sprintf("no field `%s` on type `%s`", e.Name, x.TypeName()), File: diag.MainRS, Range: e.NameSpan})
