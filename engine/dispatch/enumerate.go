@@ -259,17 +259,30 @@ func (w *World) devicesMethod(d *Devices, c Call) (Value, *UsageError, *Panic) {
 		return &Array{Elems: elems, Vec: vec}
 	}
 	switch c.Method {
+	case "into_vec", "to_vec", "iter", "into_iter", "as_slice", "deref", "first", "autodiff", "clone":
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+	}
+	switch c.Method {
 	case "into_vec", "to_vec":
 		return list(true), nil, nil
 	case "iter", "into_iter", "as_slice", "deref":
 		return list(false), nil, nil
-	case "len":
+	case "len", "is_empty":
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+		if c.Method == "is_empty" {
+			return Bool(len(d.devices) == 0), nil, nil
+		}
 		return Int{V: int64(len(d.devices)), Suffix: "usize"}, nil, nil
-	case "is_empty":
-		return Bool(len(d.devices) == 0), nil, nil
 	case "first", "get":
 		i := int64(0)
 		if c.Method == "get" {
+			if ue := a.want(1); ue != nil {
+				return nil, ue, nil
+			}
 			n, ue := a.int(0)
 			if ue != nil {
 				return nil, ue, nil
