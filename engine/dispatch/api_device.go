@@ -487,6 +487,12 @@ func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
 			s.bool = dt
 		}
 	}
+	if d.Inner().backend == Capture {
+		// supports_dtype asks the capture client (capture.rs:533-541).
+		if p := w.prepare(d); p != nil {
+			return nil, nil, p.on(0)
+		}
+	}
 	for _, dt := range []DType{s.float, s.int, s.bool} {
 		if !w.supportsDType(d, dt) {
 			return deviceError("UnsupportedDType", d, dt), nil, nil

@@ -468,3 +468,17 @@ func TestSettings(t *testing.T) {
 		t.Errorf("settings after configure: float %s", got)
 	}
 }
+
+// configure asks the device whether it supports each dtype; a capture
+// device answers only inside its scope.
+func TestConfigureCapture(t *testing.T) {
+	w := world(t, "capture")
+	outside := device(t, w, "capture")
+	if p := mustPanic(t, w, method(outside, "configure", enum("FloatDType", "F16"))); p.ID != "capture-outside-scope" {
+		t.Errorf("configure outside a scope: %s", p.ID)
+	}
+	inside := scopedCapture(t, w)
+	if got := mustCall(t, w, method(inside, "configure", enum("FloatDType", "F64"))).(*Enum); got.Variant != "Ok" {
+		t.Errorf("configure F64 on a capture device = %s", Debug(got))
+	}
+}
