@@ -63,9 +63,23 @@ func (in *interp) userPanic(r source.Range, msg string) (value, *signal) {
 // userPanicCode is userPanic with its catalog code: "user-panic" or
 // "assertion-failed".
 func (in *interp) userPanicCode(r source.Range, code, msg string) (value, *signal) {
-	pos := in.src.Position(r.Start)
-	p := dispatch.Panic{ID: code, Message: msg, Location: fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column), Input: -1}
+	return in.userPanicAt(r, r, code, msg)
+}
+
+// userPanicAt is userPanicCode for a panic that Rust locates elsewhere
+// than the span the diagnostic points at: a #[track_caller] method such as
+// unwrap or expect is located at its name (rustc marks the method's name,
+// not the start of the receiver chain).
+func (in *interp) userPanicAt(r, at source.Range, code, msg string) (value, *signal) {
+	p := dispatch.Panic{ID: code, Message: msg, Location: in.callerLocation(at), Input: -1}
 	return in.raise(&p, r, nil, code, true)
+}
+
+// callerLocation is the location Rust reports for a panic in the user's
+// own code.
+func (in *interp) callerLocation(r source.Range) string {
+	pos := in.src.Position(r.Start)
+	return fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column)
 }
 
 // raise handles a Burn or user panic: a check records it and goes on with

@@ -154,3 +154,10 @@ func TestUnknownNames(t *testing.T) {
 		}
 	}
 }
+
+func TestUnwrapIsLocatedAtTheMethodName(t *testing.T) {
+	out := eval(t, Run, "let x: Option<i32> = None;\nlet y = x.clone().unwrap();", Options{})
+	if out.Panic == nil || out.Panic.Location != "src/main.rs:2:19" {
+		t.Fatalf("panic %+v, want location src/main.rs:2:19", out.Panic)
+	}
+}

@@ -31,9 +31,14 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value) 
 			return x, true, nil
 		case "pow":
 			if n, ok := intArg(args, 0); ok {
-				r := int64(1)
-				for i := int64(0); i < n; i++ {
-					r *= x.V
+				// By squaring: the same wrapped product as n
+				// multiplications, in log n of them.
+				r, base := int64(1), x.V
+				for ; n > 0; n >>= 1 {
+					if n&1 == 1 {
+						r *= base
+					}
+					base *= base
 				}
 				return dispatch.Int{V: r, Suffix: x.Suffix}, true, nil
 			}
@@ -380,12 +385,11 @@ func (in *interp) enumMethod(e *syntax.MethodCallExpr, x *dispatch.Enum, args []
 		if err, ok := dispatch.Deref(inner()).(*dispatch.Enum); ok && x.Type == "Result" && err.ErrorRow != "" {
 			// An error of Burn's API: the panic is the program's, at its
 			// unwrap, but it stands for Burn's row.
-			pos := in.src.Position(e.Range.Start)
-			p := dispatch.Panic{ID: err.ErrorRow, Message: msg, Location: fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column), Input: -1}
+			p := dispatch.Panic{ID: err.ErrorRow, Message: msg, Location: in.callerLocation(e.NameSpan), Input: -1}
 			v, sig := in.raise(&p, e.Range, nil, "", false)
 			return v, true, sig
 		}
-		v, sig := in.userPanic(e.Range, msg)
+		v, sig := in.userPanicAt(e.Range, e.NameSpan, "user-panic", msg)
 		return v, true, sig
 	case "unwrap_or":
 		if isSome {
