@@ -145,6 +145,12 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 		if strings.HasSuffix(e.Name, "ln") {
 			s += "\n"
 		}
+		if fits, sig := in.buildText(len(s), e.Range); !fits || sig != nil {
+			if e.Name == "format" {
+				return unknown, sig
+			}
+			return dispatch.Unit{}, sig
+		}
 		if e.Name == "format" {
 			return dispatch.Str(s), nil
 		}

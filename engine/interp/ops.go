@@ -136,6 +136,11 @@ func (in *interp) applyBinary(op string, x, y value, r, xr, yr source.Range) (va
 		if msg != "" {
 			return in.userPanic(r, msg)
 		}
+		if s, isStr := v.(dispatch.Str); isStr {
+			if fits, sig := in.buildText(len(s), r); !fits || sig != nil {
+				return unknown, sig
+			}
+		}
 		return v, nil
 	}
 	if op == "==" || op == "!=" {
@@ -146,6 +151,32 @@ func (in *interp) applyBinary(op string, x, y value, r, xr, yr source.Range) (va
 	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
 		Message: fmt.Sprintf("cannot apply `%s` to `%s` and `%s`", op, x.TypeName(), y.TypeName()), File: diag.MainRS, Range: r})
 	return unknown, nil
+}
+
+// Text the program builds (format!, println!, string +) costs a step per
+// bytesPerStep bytes, so that the step budget bounds the copying a loop
+// can do; and a string holds at most maxStringLen bytes, so that a loop
+// doubling one stops long before memory runs out.
+const (
+	bytesPerStep = 64
+	maxStringLen = 1 << 20
+)
+
+// buildText charges the building of n bytes of text. A string over
+// maxStringLen does not fit: a run stops, a check goes on with an unknown
+// value.
+func (in *interp) buildText(n int, r source.Range) (fits bool, sig *signal) {
+	if n > maxStringLen {
+		in.report(diag.Diagnostic{Code: "playground-memory-limit", Severity: diag.Error,
+			Message: fmt.Sprintf("a string of %d bytes is larger than the playground's memory budget of %d bytes", n, maxStringLen),
+			File:    diag.MainRS, Range: r})
+		if in.opts.Mode == Run {
+			in.limited = "memory"
+			return false, stop
+		}
+		return false, nil
+	}
+	return true, in.stepN(n/bytesPerStep, r)
 }
 
 // primitiveBinary computes op on numbers, bools and strings. msg is set
