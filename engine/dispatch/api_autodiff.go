@@ -1,5 +1,7 @@
 package dispatch
 
+import "github.com/dispatch-playground/playground/engine/tensor"
+
 // The autodiff surface of burn-tensor (crates/burn-tensor/src/tensor/api/autodiff.rs,
 // float.rs:321-343) over Dispatch's AutodiffBackend impl (spec §6).
 
@@ -45,9 +47,15 @@ func (w *World) gradTracking(t *Tensor, method string, a argList) (Value, *Usage
 		if out, p = w.requireGrad(t); p != nil {
 			return nil, nil, w.failOp("float_set_require_grad", t, p.on(0))
 		}
+		if out != t && t.values != nil {
+			out.values, _ = t.values.RequireGrad()
+		}
 	} else {
 		c := *t
 		c.node = w.newLeaf()
+		if t.values != nil {
+			c.values = t.values.Detach()
+		}
 		out = &c
 	}
 	w.recordOp("float_set_require_grad", pl, out)
@@ -74,6 +82,10 @@ func (w *World) autodiffMethod(t *Tensor, method string, a argList) (Value, *Usa
 		g, p := w.backward(t)
 		if p != nil {
 			return nil, nil, w.failOp("backward", t, p.on(0))
+		}
+		if t.values != nil && t.values.Tracked() {
+			// Past the budget the gradients carry shapes only.
+			g.values, _ = tensor.Backward(t.values, w.budget)
 		}
 		w.record(TraceEvent{Op: "backward", Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: true,
 			Kind: t.kind.String(), Shape: t.Shape()})
@@ -155,8 +167,11 @@ func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 		return nil, nil, w.failOp("inner", t, panicCaptureAutodiff(entryInner).on(0))
 	}
 	out := w.newTensor(KindFloat, t.shape, t.dtype, t.on)
+	if t.values != nil {
+		out.values = t.values.Detach()
+	}
 	w.record(TraceEvent{Op: "inner", Backend: t.on.backend.String(), Device: t.on.Debug(), Kind: "Float", Shape: out.Shape(),
-		Note: "off the tape: a plain float on the inner backend"})
+		Note: "off the tape: a plain float on the inner backend", out: out})
 	return out, nil, nil
 }
 
@@ -184,16 +199,22 @@ func (w *World) fromInner(t *Tensor) (Value, *UsageError, *Panic) {
 	if out.ckp == nil {
 		out.ckp = strategyPtr(Disabled)
 	}
+	if t.values != nil {
+		out.values = t.values.Detach()
+	}
 	w.record(TraceEvent{Op: "from_inner", Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: true, Kind: "Float", Shape: out.Shape(),
-		Note: "a new untracked leaf of the autodiff graph"})
+		Note: "a new untracked leaf of the autodiff graph", out: out})
 	return out, nil, nil
 }
 
 func (w *World) gradientsMethod(g *Gradients, c Call) (Value, *UsageError, *Panic) {
 	if c.Method == "clone" {
-		copied := &Gradients{grads: map[uint64]bool{}}
+		copied := &Gradients{grads: map[uint64]bool{}, values: g.values, replaced: map[uint64]*tensor.Tensor{}}
 		for k, v := range g.grads {
 			copied.grads[k] = v
+		}
+		for k, v := range g.replaced {
+			copied.replaced[k] = v
 		}
 		return copied, nil, nil
 	}
@@ -223,5 +244,9 @@ func (w *World) gradReplace(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		return nil, nil, w.failOp("grad_replace", t, panicGradReplaceBackend(t.innerKindDebug(), grad.kindDebug()).on(2))
 	}
 	g.grads[t.node.id] = true
+	if g.replaced == nil {
+		g.replaced = map[uint64]*tensor.Tensor{}
+	}
+	g.replaced[t.node.id] = grad.values
 	return Unit{}, nil, nil
 }

@@ -2,8 +2,10 @@ package dispatch
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // Operations burn-tensor and burn-nn compose from several dispatch ops.
@@ -75,6 +77,7 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 			if p != nil {
 				return nil, nil, p
 			}
+			w.reshapeValues(out, t)
 			tensors[i] = out
 		}
 	}
@@ -105,6 +108,13 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 		return nil, nil, p
 	}
 	out := w.output(pl, first.kind, shape, first.dtype)
+	w.compute(out, tensors, func() (*tensor.Tensor, error) {
+		values := make([]*tensor.Tensor, len(tensors))
+		for i, t := range tensors {
+			values[i] = t.values
+		}
+		return tensor.Cat(values, d)
+	})
 	w.recordOp(op, pl, out)
 	return out, nil, nil
 }
@@ -134,17 +144,29 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 			rank2 = t.Rank() + 1
 		}
 	}
-	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), t.literal, t.Rank(), rank2, classes)); p != nil {
+	known := t.literal
+	if t.values != nil {
+		known = t.floatValues()
+	}
+	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), known, t.Rank(), rank2, classes)); p != nil {
 		return nil, nil, p
 	}
 	d := t.Device()
 	shape := append(t.Shape(), classes)
-	sub := Call{Args: []Value{d, Tuple{d, dtypeEnum(t.dtype)}}}
+	sub := Call{Args: []Value{Int{V: 0}, Tuple{d, dtypeEnum(t.dtype)}}}
 	v, ue, p := w.create("full", tensorType{rank: len(shape), kind: t.kind}, shape, argList{c: sub}, 1)
 	if ue != nil || p != nil {
 		return nil, ue, p
 	}
 	out := v.(*Tensor)
+	if out.values != nil {
+		// The budget took the output's shape when full computed the
+		// off values; the one-hot values replace them.
+		out.values = nil
+		if dt, ok := valueDType(out.dtype); ok && t.values != nil {
+			out.values, _ = tensor.OneHot(t.values, int(classes), dt)
+		}
+	}
 	w.trace[len(w.trace)-1].Note = "one_hot: the output starts as full(off_value) on the tensor's device, then the on_value is scattered in"
 	return out, nil, nil
 }
@@ -214,12 +236,30 @@ func (w *World) activation(name string, c Call) (Value, *UsageError, *Panic) {
 		if p != nil {
 			return nil, nil, p
 		}
+		w.compute(s, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Unary("sigmoid", t.values) })
 		return w.runRow(opTable["mul"], t, argList{c: Call{Args: []Value{s}}, method: true})
 	}
 	out, p := w.unaryOp(t, op, KindFloat, nil, t.dtype)
 	if p != nil {
 		return nil, nil, p
 	}
+	w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) {
+		switch name {
+		case "softmax", "log_softmax":
+			dim, _ := a.int(1)
+			if name == "softmax" {
+				return tensor.Softmax(t.values, normDim(dim, t.Rank()))
+			}
+			return tensor.LogSoftmax(t.values, normDim(dim, t.Rank()))
+		case "leaky_relu":
+			slope, ue := a.float(1)
+			if ue != nil {
+				return nil, tensor.ErrKind
+			}
+			return tensor.LeakyRelu(t.values, slope), nil
+		}
+		return tensor.Unary(name, t.values)
+	})
 	return out, nil, nil
 }
 
@@ -266,6 +306,7 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 		if input, p = w.unaryOp(x, "float_reshape", KindFloat, []int64{1, x.shape[0]}, x.dtype); p != nil {
 			return nil, nil, p
 		}
+		w.reshapeValues(input, x)
 	}
 	rank := input.Rank()
 	if rank > 2 {
@@ -275,9 +316,12 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 			shape[i] = 1
 		}
 		var p *Panic
-		if weight, p = w.unaryOp(weight, "float_reshape", KindFloat, shape, weight.dtype); p != nil {
+		reshaped, p := w.unaryOp(weight, "float_reshape", KindFloat, shape, weight.dtype)
+		if p != nil {
 			return nil, nil, p
 		}
+		w.reshapeValues(reshaped, weight)
+		weight = reshaped
 	}
 	pl, p := w.routeBinaryFloat(input, weight)
 	if p != nil {
@@ -288,6 +332,13 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 	}
 	outShape := append(append([]int64{}, input.shape[:rank-1]...), weight.shape[len(weight.shape)-1])
 	out := w.output(pl, KindFloat, outShape, input.dtype)
+	w.compute(out, []*Tensor{input, weight}, func() (*tensor.Tensor, error) {
+		work, ok := tensor.MatmulWork(input.shape, weight.shape)
+		if !ok || !w.budget.TakeWork(work) {
+			return nil, tensor.ErrBudget
+		}
+		return tensor.Matmul(input.values, weight.values)
+	})
 	w.recordOp("float_matmul", pl, out)
 	if bias != nil {
 		shape := append(make([]int64, rank-1), bias.shape...)
@@ -298,18 +349,23 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 		if p != nil {
 			return nil, nil, p
 		}
+		w.reshapeValues(b, bias)
 		pl, p := w.routeBinaryFloat(out, b)
 		if p != nil {
 			return nil, nil, w.failOp("float_add", out, p.on(1))
 		}
 		sum := w.output(pl, KindFloat, outShape, out.dtype)
+		product := out
+		w.compute(sum, []*Tensor{product, b}, func() (*tensor.Tensor, error) { return tensor.Binary("add", product.values, b.values) })
 		w.recordOp("float_add", pl, sum)
 		out = sum
 	}
 	if x.Rank() == 1 {
-		if out, p = w.unaryOp(out, "float_reshape", KindFloat, out.shape[1:], out.dtype); p != nil {
+		batched := out
+		if out, p = w.unaryOp(batched, "float_reshape", KindFloat, batched.shape[1:], batched.dtype); p != nil {
 			return nil, nil, p
 		}
+		w.reshapeValues(out, batched)
 	}
 	return out, nil, nil
 }
@@ -376,13 +432,13 @@ func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageErro
 		}
 		// The initializer draws each Param from a uniform distribution on
 		// the device and marks it as requiring gradients.
-		weight, p := w.param(d, []int64{cfg.dIn, cfg.dOut})
+		weight, p := w.param(d, []int64{cfg.dIn, cfg.dOut}, cfg.dIn)
 		if p != nil {
 			return nil, nil, p.on(1)
 		}
 		m := &Linear{weight: weight}
 		if cfg.bias {
-			if m.bias, p = w.param(d, []int64{cfg.dOut}); p != nil {
+			if m.bias, p = w.param(d, []int64{cfg.dOut}, cfg.dIn); p != nil {
 				return nil, nil, p.on(1)
 			}
 		}
@@ -392,9 +448,14 @@ func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageErro
 }
 
 // param creates a Param tensor: random on the device, then require_grad.
-func (w *World) param(d *Device, shape []int64) (*Tensor, *Panic) {
-	sub := Call{Args: []Value{d}}
-	v, _, p := w.create("random", tensorType{rank: len(shape), kind: KindFloat}, shape, argList{c: sub}, 0)
+// LinearConfig's default initializer, KaimingUniform with gain 1/sqrt(3),
+// draws from U(-k, k) with k = sqrt(1 / fan_in)
+// (crates/burn-core/src/module/initializer.rs:149-152).
+func (w *World) param(d *Device, shape []int64, fanIn int64) (*Tensor, *Panic) {
+	k := 1 / math.Sqrt(float64(max(fanIn, 1)))
+	uniform := &Enum{Type: "Distribution", Variant: "Uniform", Fields: []Value{Float{V: -k}, Float{V: k}}}
+	sub := Call{Args: []Value{uniform, d}}
+	v, _, p := w.create("random", tensorType{rank: len(shape), kind: KindFloat}, shape, argList{c: sub}, 1)
 	if p != nil {
 		return nil, p
 	}

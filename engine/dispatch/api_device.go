@@ -285,6 +285,13 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		if c.Method == "seed" && d.Inner().backend == Capture {
 			return nil, nil, panicCaptureSeed().on(0)
 		}
+		if c.Method == "seed" {
+			n, ue := a.int(0)
+			if ue != nil {
+				return nil, ue, nil
+			}
+			w.seed(d, n)
+		}
 		if c.Method == "sync" {
 			return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unit{}}}, nil, nil
 		}

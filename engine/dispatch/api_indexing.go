@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // Tensor methods whose arguments or outputs do not fit one row of
@@ -133,7 +134,14 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			p = newPanic("ad-select-assign-update", at(locAutodiffOps, 1714),
 				unimplementedMsg(fmt.Sprintf("float_select_assign with %s update is not implemented", update))).on(4)
 		}
-		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		v, ue, p := w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		return w.computed(v, ue, p, []*Tensor{t, idx, values}, func(*Tensor) (*tensor.Tensor, error) {
+			how, ok := valueUpdate(update)
+			if !ok {
+				return nil, tensor.ErrUnknownOp
+			}
+			return tensor.SelectAssign(t.values, normDim(dim, rank), idx.values, values.values, how)
+		})
 	case "movedim":
 		src, ue := movedimArg(a, 0)
 		if ue != nil {
@@ -158,7 +166,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if p := checkFailed(burncheck.TensorUnsqueezeDims(t.shape, rank2, axes)); p != nil {
 			return nil, nil, p
 		}
-		return w.unaryResult(t, t.kind.opPrefix()+"_reshape", unsqueezedShape(t.shape, rank2, axes))
+		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_reshape", unsqueezedShape(t.shape, rank2, axes))
+		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
+			return tensor.Reshape(t.values, intDims(out.shape))
+		})
 	case "squeeze_dims":
 		dims, ue := intsArg(a, 0)
 		if ue != nil {
@@ -171,7 +182,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if p := checkFailed(burncheck.TensorSqueezeDims(t.shape, rank2, dims)); p != nil {
 			return nil, nil, p
 		}
-		return w.unaryResult(t, t.kind.opPrefix()+"_reshape", shape)
+		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_reshape", shape)
+		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
+			return tensor.Reshape(t.values, intDims(out.shape))
+		})
 	case "unfold":
 		dim, ue := a.int(0)
 		if ue != nil {
@@ -240,7 +254,14 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		} else {
 			pl, p = w.routeBinaryOp(t, values)
 		}
-		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		v, ue, p := w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		return w.computed(v, ue, p, []*Tensor{t, values}, func(*Tensor) (*tensor.Tensor, error) {
+			ranges, ok := valueRanges(t.shape, slices)
+			if !ok {
+				return nil, tensor.ErrShape
+			}
+			return tensor.SliceAssign(t.values, ranges, values.values)
+		})
 	case "mask_select":
 		mask, ok := a.get(0).(*Tensor)
 		if !ok || mask.kind != KindBool || mask.Rank() != rank {
@@ -388,6 +409,7 @@ func (w *World) split(t *Tensor, method string, a argList) (Value, *UsageError, 
 	}
 	d := normDim(dim, t.Rank())
 	parts := make([]Value, 0, len(sizes))
+	start := 0
 	for _, s := range sizes {
 		shape := t.Shape()
 		shape[d] = s
@@ -395,6 +417,9 @@ func (w *World) split(t *Tensor, method string, a argList) (Value, *UsageError, 
 		if p != nil {
 			return nil, nil, p
 		}
+		from := start
+		w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Narrow(t.values, d, from, int(s)) })
+		start += int(s)
 		parts = append(parts, out)
 	}
 	return &Array{Elems: parts, Vec: true}, nil, nil

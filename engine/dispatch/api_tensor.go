@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 const tensorStruct = "struct `Tensor`"
@@ -244,9 +245,10 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 			out.node = w.newLeaf()
 		}
 	}
+	w.compute(out, nil, func() (*tensor.Tensor, error) { return w.creationValues(name, out, a, optIndex, d) })
 	op := tt.kind.opPrefix() + "_" + name
 	w.record(TraceEvent{Op: op, Backend: d.backend.String(), Device: d.Inner().Debug(), Autodiff: d.autodiff,
-		Kind: tt.kind.String(), Shape: out.Shape()})
+		Kind: tt.kind.String(), Shape: out.Shape(), out: out})
 	return out, nil, nil
 }
 
@@ -382,7 +384,12 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		// K::zeros(self.shape(), &self.device(), self.dtype()): the device
 		// the tensor reports, autodiff included.
 		d := t.Device()
-		sub := Call{Args: []Value{d, Tuple{d, dtypeEnum(t.dtype)}}}
+		// The argument before the options is full_like's fill value.
+		var fill Value = d
+		if method == "full_like" {
+			fill = c.Args[0]
+		}
+		sub := Call{Args: []Value{fill, Tuple{d, dtypeEnum(t.dtype)}}}
 		out, ue, p := w.create(strings.TrimSuffix(method, "_like"), tensorType{rank: t.Rank(), kind: t.kind}, t.shape, argList{c: sub}, 1)
 		return out, ue, p
 	case "require_grad", "set_require_grad", "is_require_grad", "detach":

@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // requirement is burn-autodiff's Requirement
@@ -88,6 +90,23 @@ func (w *World) newOpNode(inputs ...*adNode) *adNode {
 // leaves that required them.
 type Gradients struct {
 	grads map[uint64]bool
+	// values are the gradients package tensor computed, nil past the
+	// budget. They are shared by clones and only read; grad_replace
+	// writes to replaced, by node id, instead.
+	values   *tensor.Grads
+	replaced map[uint64]*tensor.Tensor
+}
+
+// valueOf is the values of t's gradient, nil when they were not computed.
+func (g *Gradients) valueOf(t *Tensor) *tensor.Tensor {
+	if v, ok := g.replaced[t.node.id]; ok {
+		return v
+	}
+	if g.values == nil || t.values == nil {
+		return nil
+	}
+	v, _ := g.values.Get(t.values)
+	return v
 }
 
 func (*Gradients) TypeName() string { return "Gradients" }
@@ -122,7 +141,7 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 	if !root.step || root.consumed {
 		return nil, panicBackwardNoStep()
 	}
-	g := &Gradients{grads: map[uint64]bool{}}
+	g := &Gradients{grads: map[uint64]bool{}, replaced: map[uint64]*tensor.Tensor{}}
 	if root.requirement == reqGrad {
 		g.grads[root.id] = true
 	}
@@ -158,11 +177,13 @@ func (w *World) gradOf(t *Tensor, g *Gradients, remove bool, entry autodiffEntry
 	if !g.grads[t.node.id] {
 		return none(), nil
 	}
-	if remove {
-		delete(g.grads, t.node.id)
-	}
 	grad := w.newTensor(KindFloat, t.shape, t.dtype, t.on)
 	grad.ckp = copyStrategy(t.ckp)
+	grad.values = g.valueOf(t)
+	if remove {
+		delete(g.grads, t.node.id)
+		delete(g.replaced, t.node.id)
+	}
 	return some(grad), nil
 }
 

@@ -64,6 +64,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.linearMethod(r, c)
 	case *TensorData:
 		v, ue, p = w.tensorDataMethod(r, c)
+	case *Tolerance:
+		v, ue, p = w.toleranceMethod(r, c)
 	case *ShapeValue:
 		v, ue, p = w.shapeMethod(r, c)
 	case *QuantScheme:
@@ -144,6 +146,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return variantCall(typ, name, c)
 	case "TensorData":
 		return w.tensorDataFunction(name, c)
+	case "Tolerance":
+		return w.toleranceFunction(name, c)
 	case "Shape":
 		return w.shapeFunction(name, c)
 	case "LinearConfig":

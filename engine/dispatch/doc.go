@@ -23,16 +23,29 @@
 // the panic messages together in panics.go; burn-tensor's checks come from
 // package burncheck (check.go adapts them).
 //
-// It works on metadata only: kind, backend, device, tracking,
-// checkpointing, dtype and shape. Values are never computed, so shapes
-// may be as large as int64 counts. Where Burn prints something the model
-// does not hold, the choice is documented where it is made:
+// Routing, tracking and panics are decided on metadata only: kind,
+// backend, device, tracking, checkpointing, dtype and shape, so shapes may
+// be as large as int64 counts. Beside the metadata, a tensor carries its
+// values while they fit the run's budget (compute.go): package tensor
+// computes them, gradients included, one Budget and one generator per
+// backend per World (`device.seed(n)` restarts the backend's generator
+// from n; until then it is seeded with tensor.DefaultSeed, 0). Past the
+// budget a tensor and everything computed from it keep their shapes only,
+// Display prints `[..]` for their data, and Epilogue gives the note the
+// run's output ends with. Trace notes end with a preview of each output's
+// values. TensorData holds the values a read returns (data.go: to_vec,
+// into_scalar, ==, assert_eq, assert_approx_eq and Tolerance). Where Burn
+// prints something the model does not hold, the choice is documented
+// where it is made:
 //   - process-wide counters (autodiff NodeIds, fusion and router TensorIds,
 //     remote registry ids, capture ids) count from zero per World; a
 //     random ParamId prints its value as `..`;
 //   - FlexTensor's `unique` is printed true: a clone is usually moved
 //     into the op that consumes it, and the model does not see drops;
-//   - primitives that print their data (NdArray, LibTorch) print `..`;
+//   - primitives that print their data (NdArray, LibTorch) print `..`
+//     in the panic messages that show them;
+//   - random values come from the playground's generator, not the
+//     backend's (see package tensor);
 //   - a device the simulated machine lacks fails on first use with the
 //     playground's own "playground-missing-hardware" panic, because the
 //     real failure comes from the driver, not from Burn;
@@ -43,6 +56,6 @@
 //     in Rust it blocks until the process is stopped.
 //
 // It must not know about syntax, diagnostics, HTTP or WebAssembly, must
-// import only the standard library (and burncheck), and keeps no state
+// import only the standard library (and burncheck and tensor), and keeps no state
 // outside a World: the op table is parsed once and only read.
 package dispatch

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // Debug is Rust's `{:?}` of a value.
@@ -50,10 +52,15 @@ func Debug(v Value) string {
 	case *Device:
 		return x.rustDebug()
 	case *Tensor:
-		return "Tensor { primitive: " + x.kindDebug() + " }"
+		// Tensor's derived Debug shows its BridgeTensor, whose Debug is
+		// only the kind (crates/burn-tensor/src/bridge/kind.rs:101-107).
+		return tensor.TensorDebug(x.kind.String())
 	case *ShapeValue:
 		return shapeDebug(x.dims)
 	case *TensorData:
+		if x.values != nil {
+			return x.values.DataDebug()
+		}
 		return fmt.Sprintf("TensorData { shape: %s, dtype: %s, .. }", dimsDebug(x.shape), x.dtype)
 	case *LinearConfig:
 		return fmt.Sprintf("LinearConfig { d_input: %d, d_output: %d, bias: %t, .. }", x.dIn, x.dOut, x.bias)
@@ -82,10 +89,19 @@ func Display(v Value) (s string, ok bool) {
 	case *ShapeValue:
 		return dimsDebug(x.dims), true
 	case *Tensor:
-		return tensorDisplay(x), true
+		return tensorDisplay(x, -1), true
+	case *TensorData:
+		if x.values != nil {
+			return x.values.DataDisplay(), true
+		}
+		return "[..]", true
 	case *Enum:
 		if x.Type == "DeviceError" {
 			return deviceErrorDisplay(x), true
+		}
+		if x.Type == "DataError" {
+			// burn-std's thiserror text (data/tensor/base.rs).
+			return "Expected data type " + Debug(x.Named["expected"]) + ", but got " + Debug(x.Named["actual"]), true
 		}
 		if x.Type == "ExecutionError" {
 			reason, _ := Deref(x.Named["reason"]).(Str)
@@ -108,18 +124,44 @@ func deviceErrorDisplay(e *Enum) string {
 		"on it, or create tensors with an explicit dtype instead.", device)
 }
 
-// tensorDisplay follows burn-tensor's display_fmt_impl
-// (crates/burn-tensor/src/tensor/api/base.rs:3596-3636). The model holds
-// no values, so the data block is elided.
-func tensorDisplay(t *Tensor) string {
-	return fmt.Sprintf("Tensor {\n  data:\n[..],\n  shape:  %s,\n  device:  %s,\n  kind:  %s,\n  dtype:  %s,\n}",
-		dimsDebug(t.shape), t.Device().rustDebug(), debugString(t.kind.String()), debugString(dtypeName(t.dtype)))
+// DisplayPrecision is Rust's `{:.N}` of a value: a float with exactly N
+// fractional digits, a tensor with its floats printed that way (Display
+// takes the formatter's precision over the print options' one). Other
+// values print as `{}`; ok is false for types without Display.
+func DisplayPrecision(v Value, precision int) (s string, ok bool) {
+	switch x := Deref(v).(type) {
+	case Float:
+		return strconv.FormatFloat(x.V, 'f', precision, 64), true
+	case *Tensor:
+		return tensorDisplay(x, precision), true
+	}
+	return Display(v)
 }
 
-// dtypeName is DType::name().
+// tensorDisplay follows burn-tensor's display_fmt_impl
+// (crates/burn-tensor/src/tensor/api/base.rs:3596-3636), with floats to
+// precision fractional digits when it is not negative. A tensor past the
+// run's value budget has no data to show, so its data block is elided.
+func tensorDisplay(t *Tensor, precision int) string {
+	device := t.Device().rustDebug()
+	if t.values != nil {
+		opts := tensor.DefaultPrintOptions()
+		if precision >= 0 {
+			opts = opts.WithPrecision(precision)
+		}
+		return t.values.Display(device, opts)
+	}
+	return fmt.Sprintf("Tensor {\n  data:\n[..],\n  shape:  %s,\n  device:  %s,\n  kind:  %s,\n  dtype:  %s,\n}",
+		dimsDebug(t.shape), device, debugString(t.kind.String()), debugString(dtypeName(t.dtype)))
+}
+
+// dtypeName is DType::name() (crates/burn-std/src/tensor/dtype.rs:113-135).
 func dtypeName(d DType) string {
-	if d.IsBool() {
-		return "bool"
+	if dt, ok := valueDType(d); ok {
+		return dt.Name()
+	}
+	if strings.HasPrefix(string(d), "QFloat") {
+		return "qfloat"
 	}
 	return lowerASCII(string(d))
 }
@@ -163,6 +205,7 @@ func enumDebug(e *Enum) string {
 // the model prints with fields out of alphabetical order.
 var fieldOrder = map[string][]string{
 	"DeviceSettings": {"float_dtype", "int_dtype", "bool_dtype", "quantization"},
+	"DataError":      {"expected", "actual"},
 }
 
 // debugString is str's Debug: quoted, with Rust's escapes.

@@ -48,7 +48,10 @@ func TestDebugAndDisplay(t *testing.T) {
 			t.Errorf("Display(%#v) = %q, %v; want %q", c.v, got, ok, c.display)
 		}
 	}
-	if s, ok := Display(x); !ok || s != "Tensor {\n  data:\n[..],\n  shape:  [2, 3],\n  device:  Device<Flex(Cpu)>,\n  kind:  \"Int\",\n  dtype:  \"i32\",\n}" {
+	if s, ok := Display(x); !ok || s != "Tensor {\n  data:\n[[1, 1, 1],\n [1, 1, 1]],\n  shape:  [2, 3],\n  device:  Device<Flex(Cpu)>,\n  kind:  \"Int\",\n  dtype:  \"i32\",\n}" {
 		t.Errorf("tensor Display = %q", s)
+	}
+	if s := Debug(x); s != "Tensor { primitive: BridgeTensor { kind: Int }, _kind: PhantomData<burn_tensor::bridge::kind::Int> }" {
+		t.Errorf("tensor Debug = %q", s)
 	}
 }

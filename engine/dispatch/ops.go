@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // opArgs are the parsed arguments of a table op.
@@ -233,6 +234,17 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		// require_grad (burn-autodiff ops/tensor.rs:2040-2056).
 		out.node.requirement, out.node.step = reqGrad, true
 	}
+	switch {
+	case detach && t.values != nil:
+		out.values = t.values.Detach()
+		if out.tracked && out.node.requirement == reqGrad {
+			out.values, _ = out.values.RequireGrad()
+		}
+	case !detach:
+		w.compute(out, append([]*Tensor{t}, args.tensors...), func() (*tensor.Tensor, error) {
+			return w.rowValues(row, t, args, a, out)
+		})
+	}
 	w.recordOp(op, pl, out)
 	return out, nil, nil
 }
@@ -273,7 +285,7 @@ func (w *World) unaryOp(t *Tensor, op string, outKind Kind, shape []int64, dtype
 
 func (w *World) recordOp(op string, pl placement, out *Tensor) {
 	w.record(TraceEvent{Op: op, Backend: pl.on.backend.String(), Device: pl.on.Debug(), Autodiff: pl.autodiff,
-		Kind: out.kind.String(), Shape: out.Shape()})
+		Kind: out.kind.String(), Shape: out.Shape(), out: out})
 }
 
 // failOp records the op that panicked and returns its panic.

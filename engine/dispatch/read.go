@@ -92,9 +92,9 @@ func (w *World) read(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return nil, nil, f.fail(target, "Data", debug, display)
 	}
 	if c.Method == "into_scalar" {
-		return Unknown{}, nil, nil
+		return scalarValue(t, target), nil, nil
 	}
-	return &TensorData{shape: t.Shape(), dtype: target}, nil, nil
+	return &TensorData{shape: t.Shape(), dtype: target, values: dataValues(t, target)}, nil, nil
 }
 
 // elementDType is the E of into_data_as::<E>, to_data_as::<E> or

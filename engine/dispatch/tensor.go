@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // Kind is a tensor's element kind, burn-tensor's BridgeKind.
@@ -41,10 +43,10 @@ func (k Kind) opPrefix() string {
 	return "float"
 }
 
-// Tensor is a burn_tensor::Tensor<D, K> reduced to what dispatch looks at:
-// the DispatchTensor's kind (backend, and the Autodiff wrapper of tracked
-// floats), its checkpointing option, dtype and shape. Values are never
-// stored, so shapes may be as large as int64 allows.
+// Tensor is a burn_tensor::Tensor<D, K> as dispatch looks at it: the
+// DispatchTensor's kind (backend, and the Autodiff wrapper of tracked
+// floats), its checkpointing option, dtype and shape, which may be as
+// large as int64 allows; and, while the run's budget lasts, its values.
 type Tensor struct {
 	kind  Kind
 	shape []int64
@@ -64,6 +66,9 @@ type Tensor struct {
 	// row-major order, for the few checks burn-tensor runs on values; nil
 	// for every computed tensor.
 	literal []float64
+	// values are the tensor's elements as package tensor computes them;
+	// nil when the tensor carries its shape only.
+	values *tensor.Tensor
 }
 
 // TypeName is the Rust type: Tensor<2>, Tensor<2, Int>, Tensor<2, Bool>.

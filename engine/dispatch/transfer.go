@@ -21,7 +21,7 @@ func (w *World) toDevice(t *Tensor, target *Device) (*Tensor, *Panic) {
 		return nil, w.failOp(op, t, p)
 	}
 	w.record(TraceEvent{Op: op, Backend: out.on.backend.String(), Device: out.on.Debug(), Autodiff: out.tracked,
-		Kind: out.kind.String(), Shape: out.Shape(), Note: note})
+		Kind: out.kind.String(), Shape: out.Shape(), Note: note, out: out})
 	return out, nil
 }
 
@@ -30,6 +30,7 @@ func (w *World) moved(t *Tensor, dst *Device) *Tensor {
 	out := w.newTensor(t.kind, t.shape, t.dtype, dst)
 	out.ckp = copyStrategy(t.ckp)
 	out.literal = t.literal
+	out.values = t.values
 	return out
 }
 
@@ -63,6 +64,10 @@ func (w *World) floatToDevice(t *Tensor, target *Device) (*Tensor, string, *Pani
 		out := w.moved(t, dst)
 		out.tracked = true
 		out.node = w.newOpNode(t.node)
+		if t.values != nil {
+			// A tracked move is a step of the graph (float_to_device).
+			out.values = t.values.ToDevice()
+		}
 		return out, "tracked move within " + src.backend.String(), nil
 	case t.tracked:
 		// 7. A tracked float cannot drop to a plain device.

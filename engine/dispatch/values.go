@@ -1,13 +1,18 @@
 package dispatch
 
+import "github.com/dispatch-playground/playground/engine/tensor"
+
 // ShapeValue is burn's Shape, as tensor.shape() returns it.
 type ShapeValue struct{ dims []int64 }
 
-// TensorData is burn's TensorData reduced to its shape and dtype: the
-// model never holds values.
+// TensorData is burn's TensorData: its shape and dtype, and its values
+// when the tensor it was read from had them.
 type TensorData struct {
 	shape []int64
 	dtype DType
+	// values are the elements; nil when the tensor read carried its
+	// shape only.
+	values *tensor.Data
 }
 
 func (*ShapeValue) TypeName() string { return "Shape" }
@@ -85,7 +90,8 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 			ue.Arg = 1
 			return nil, ue, nil
 		}
-		return &TensorData{shape: shape, dtype: literalDType(a.get(0))}, nil, nil
+		dtype := literalDType(a.get(0))
+		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
 	case "new":
 		if ue := a.want(2); ue != nil {
 			return nil, ue, nil
@@ -94,7 +100,8 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 		if ue != nil {
 			return nil, ue, nil
 		}
-		return &TensorData{shape: shape, dtype: literalDType(a.get(0))}, nil, nil
+		dtype := literalDType(a.get(0))
+		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
 	case "zeros", "ones", "random":
 		return nil, errUnsupported("TensorData::" + name), nil
 	}
@@ -102,8 +109,9 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 }
 
 // literalDType is the element type of literal data: a suffix when given,
-// else f32 for floats (Rust's default f64 literals convert), i64 for ints
-// and bool.
+// else what Rust's literals default to, f64 for floats and i32 for ints
+// (TensorData::from([1.0, 2.0]) holds f64, which the derived PartialEq
+// and a strict assert_eq tell apart from a tensor's f32 data), and bool.
 func literalDType(v Value) DType {
 	for {
 		arr, ok := Deref(v).(*Array)
@@ -114,15 +122,15 @@ func literalDType(v Value) DType {
 	}
 	switch x := Deref(v).(type) {
 	case Float:
-		if x.Suffix == "f64" {
-			return F64
+		if x.Suffix == "f32" {
+			return F32
 		}
-		return F32
+		return F64
 	case Int:
 		if d, ok := dtypeVariants[upperASCII(x.Suffix)]; ok {
 			return d
 		}
-		return I64
+		return I32
 	case Bool:
 		return "Bool(Native)"
 	}
@@ -174,17 +182,15 @@ func upperASCII(s string) string {
 }
 
 func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Panic) {
+	if v, ue, p, ok := w.dataMethod(d, c); ok {
+		return v, ue, p
+	}
 	switch c.Method {
-	case "convert", "convert_dtype", "clone":
+	case "clone":
 		return d, nil, nil
-	case "to_vec", "into_vec", "as_slice":
-		// The values are not simulated.
-		return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unknown{}}}, nil, nil
 	case "num_elements":
 		n, _ := numElements(d.shape)
 		return Int{V: n, Suffix: "usize"}, nil, nil
-	case "assert_eq", "assert_approx_eq":
-		return Unit{}, nil, nil
 	}
 	return nil, errUnknownMethod("struct `TensorData`", c.Method), nil
 }

@@ -1,5 +1,7 @@
 package dispatch
 
+import "github.com/dispatch-playground/playground/engine/tensor"
+
 // Config is what the dispatch model needs from the user's Cargo.toml.
 type Config struct {
 	// Features holds every enabled "crate/feature" pair after propagation
@@ -12,6 +14,10 @@ type Config struct {
 	Hardware Hardware
 	// Servers are the remote servers the snippet can connect to.
 	Servers []Server
+	// Target is the Rust target triple the program is built for; "" is
+	// the host. TargetWasm selects Burn's cfg(target_family = "wasm")
+	// code paths.
+	Target string
 }
 
 // Hardware describes the simulated machine.
@@ -27,6 +33,8 @@ type Hardware struct {
 type Server struct {
 	Address string // "ws://localhost:3000", or an Iroh endpoint id
 	Device  string // what the server hosts, a BURN_DEVICE-style name: "flex", "tch", "cuda", ...
+	// Faults are misbehaviours of the server process, from ServerFaults.
+	Faults []string
 }
 
 // Enabled reports whether "crate/feature" is on.
@@ -72,6 +80,10 @@ type TraceEvent struct {
 	Kind     string // "Float", "Int", "Bool", "QFloat"
 	Shape    []int64
 	Note     string
+
+	// out is the tensor the operation produced, whose values (set right
+	// after it is recorded) Trace previews in the note.
+	out *Tensor
 }
 
 // World is one simulated Burn process: the configuration it was built
@@ -99,12 +111,18 @@ type World struct {
 	connected         map[int]bool             // remote registry ids whose session is open
 	settings          map[string]dtypeDefaults // the device settings registry, by inner device
 	serving           bool
+
+	// budget bounds the tensor values the run computes; past it tensors
+	// carry shapes only.
+	budget *tensor.Budget
+	rngs   map[Backend]*tensor.RNG // each backend's generator, for random
 }
 
 // NewWorld starts a process with the given build and machine.
 func NewWorld(cfg Config) *World {
 	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, remotePeers: map[int]remotePeer{}, connected: map[int]bool{},
-		settings: map[string]dtypeDefaults{}, captures: map[int]*captureSession{}}
+		settings: map[string]dtypeDefaults{}, captures: map[int]*captureSession{},
+		budget: tensor.NewBudget(tensor.DefaultBudget, tensor.DefaultWork), rngs: map[Backend]*tensor.RNG{}}
 }
 
 // SetSite tags the TraceEvents and the tensors created by the following
@@ -117,8 +135,25 @@ func (w *World) SetSite(site int) { w.site = site }
 // counted, not kept.
 const MaxTrace = 1000
 
-// Trace is the first MaxTrace dispatched operations, in order.
-func (w *World) Trace() []TraceEvent { return w.trace[:min(len(w.trace), MaxTrace)] }
+// Trace is the first MaxTrace dispatched operations, in order. The note
+// of an operation whose output has values ends with a preview of them.
+func (w *World) Trace() []TraceEvent {
+	kept := w.trace[:min(len(w.trace), MaxTrace)]
+	out := make([]TraceEvent, len(kept))
+	for i, ev := range kept {
+		if ev.out != nil && ev.out.values != nil {
+			preview := "values: " + ev.out.values.Preview(tensor.PreviewElements)
+			if ev.Note == "" {
+				ev.Note = preview
+			} else {
+				ev.Note += "; " + preview
+			}
+		}
+		ev.out = nil
+		out[i] = ev
+	}
+	return out
+}
 
 // Dispatched is how many operations were dispatched, and the call site of
 // the first one Trace does not keep (-1 when it keeps them all).

@@ -173,11 +173,16 @@ func parseSpec(s string) (fmtSpec, *formatError) {
 
 func applySpec(spec fmtSpec, v value) string {
 	var s string
-	if f, ok := dispatch.Deref(v).(dispatch.Float); ok && spec.precision >= 0 {
-		s = strconv.FormatFloat(f.V, 'f', spec.precision, 64)
-	} else if spec.debug {
+	_, isFloat := dispatch.Deref(v).(dispatch.Float)
+	switch {
+	case spec.precision >= 0 && (isFloat || !spec.debug):
+		var ok bool
+		if s, ok = dispatch.DisplayPrecision(v, spec.precision); !ok {
+			s = display(v)
+		}
+	case spec.debug:
 		s = debug(v)
-	} else {
+	default:
 		s = display(v)
 	}
 	if spec.plus {

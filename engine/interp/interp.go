@@ -284,6 +284,7 @@ func splitTop(s string) []string {
 // program runs the bare statements, then main if there is one and the bare
 // statements did not already run it.
 func (in *interp) program() {
+	defer in.epilogue()
 	in.checkExtensions()
 	if len(in.file.Stmts) > 0 {
 		if sig := in.stmts(in.file.Stmts); sig != nil {
@@ -293,5 +294,21 @@ func (in *interp) program() {
 	}
 	if main, ok := in.fns["main"]; ok && main.Body != nil {
 		in.callUser(main, nil, main.NameSpan)
+	}
+}
+
+// epilogue ends a run's output with what the playground says about the
+// run as a whole (tensors whose values were not computed), on a line of
+// its own and within the output limit.
+func (in *interp) epilogue() {
+	note := in.world.Epilogue()
+	if note == "" || in.opts.Mode != Run || in.limited != "" {
+		return
+	}
+	if in.output.Len() > 0 && !strings.HasSuffix(in.output.String(), "\n") {
+		note = "\n" + note
+	}
+	if in.output.Len()+len(note) <= in.opts.OutputLimit {
+		in.output.WriteString(note)
 	}
 }
