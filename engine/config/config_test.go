@@ -203,7 +203,7 @@ burn = { git = "https://github.com/tracel-ai/burn" }
 		{
 			name:     "unknown playground key",
 			manifest: burn + "[package.metadata.playground]\nhardwre = { cuda = 1 }\n",
-			want:     []wantDiag{{diag.Error, "unknown-key", "hardwre", "unknown field `hardwre`, expected one of `env`, `hardware`, `servers`", "hardware"}},
+			want:     []wantDiag{{diag.Error, "unknown-key", "hardwre", "unknown field `hardwre`, expected one of `env`, `hardware`, `servers`, `target`", "hardware"}},
 		},
 		{
 			name:     "wrong values in env and hardware",
@@ -253,10 +253,27 @@ servers = [
 				{diag.Error, "invalid-config", `"http://localhost:3000"`, "invalid server address `http://localhost:3000`: expected ws://host:port, wss://host:port or an Iroh endpoint id", ""},
 				{diag.Error, "invalid-config", `"gpuu"`, "unknown server device `gpuu`, expected one of cuda, metal, rocm, vulkan, webgpu, wgpu, cpu, tch, remote, flex, ndarray, capture", ""},
 				{diag.Error, "invalid-config", `{ adress = "ws://localhost:3002", device = "cuda" }`, "missing field `address` in [[package.metadata.playground.servers]]", ""},
-				{diag.Error, "unknown-key", "adress", "unknown field `adress`, expected one of `address`, `device`", "address"},
+				{diag.Error, "unknown-key", "adress", "unknown field `adress`, expected one of `address`, `device`, `faults`", "address"},
 				{diag.Error, "invalid-config", `{ address = "ws://localhost:3003" }`, "missing field `device` in [[package.metadata.playground.servers]]", ""},
 				{diag.Error, "invalid-config", `"ws://localhost:3004"`, "two servers listen on `ws://localhost:3004`", ""},
 				{diag.Error, "invalid-config", `"ws://localhost:3005"`, `invalid type: string "ws://localhost:3005", expected a server table with ` + "`address` and `device`", ""},
+			},
+		},
+		{
+			name: "malformed target and faults",
+			manifest: burn + `[package.metadata.playground]
+target = "wasm32-unknown-unknwon"
+servers = [
+  { address = "ws://localhost:3000", device = "flex", faults = ["exit-after-inti"] },
+  { address = "ws://localhost:3001", device = "flex", faults = ["oversized-frame"] },
+  { address = "ws://localhost:3002", device = "flex", faults = "close-before-init" },
+]
+`,
+			want: []wantDiag{
+				{diag.Error, "invalid-config", `"wasm32-unknown-unknwon"`, "unknown target `wasm32-unknown-unknwon`, expected one of wasm32-unknown-unknown, x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, aarch64-apple-darwin, x86_64-apple-darwin, x86_64-pc-windows-msvc", `"wasm32-unknown-unknown"`},
+				{diag.Error, "invalid-config", `"exit-after-inti"`, "unknown server fault `exit-after-inti`, expected one of close-before-init, rejects-protocol-version, protocol-version, garbled-init-reply, wrong-init-reply, oversized-frame, truncated-frame, reset-stream, exit-after-init", `"exit-after-init"`},
+				{diag.Error, "invalid-config", `"oversized-frame"`, "server fault `oversized-frame` happens in the Iroh transport's framing; this server is a WebSocket server", ""},
+				{diag.Error, "invalid-config", `"close-before-init"`, `invalid type: string "close-before-init", expected a sequence of server faults`, ""},
 			},
 		},
 		{
@@ -351,6 +368,37 @@ func TestPanicIDs(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ids, want) {
 		t.Errorf("panic ids = %v, want %v", ids, want)
+	}
+}
+
+func TestTargetAndFaults(t *testing.T) {
+	c, diags := Parse(`[dependencies]
+burn = { version = "0.22", features = ["remote"] }
+[package.metadata.playground]
+target = "wasm32-unknown-unknown"
+[[package.metadata.playground.servers]]
+address = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+device = "flex"
+faults = ["oversized-frame", "exit-after-init", "oversized-frame"]
+[[package.metadata.playground.servers]]
+address = "ws://h:1"
+device = "flex"
+`)
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if c.Dispatch.Target != "wasm32-unknown-unknown" {
+		t.Errorf("target = %q", c.Dispatch.Target)
+	}
+	if got := c.Dispatch.Servers[0].Faults; !reflect.DeepEqual(got, []string{"oversized-frame", "exit-after-init"}) {
+		t.Errorf("faults = %v, want each fault once, in order", got)
+	}
+	if got := c.Dispatch.Servers[1].Faults; len(got) != 0 {
+		t.Errorf("a server without faults has %v", got)
+	}
+	plain, _ := Parse("[dependencies]\nburn = \"0.22\"\n")
+	if plain.Dispatch.Target != "" {
+		t.Errorf("default target = %q, want the host (\"\")", plain.Dispatch.Target)
 	}
 }
 

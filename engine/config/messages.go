@@ -313,3 +313,28 @@ func errUnknownAdapter(kind string, at *value, kinds []string) diag.Diagnostic {
 	}
 	return d
 }
+
+func errUnknownTarget(target string, at *value, targets []string) diag.Diagnostic {
+	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
+		fmt.Sprintf("unknown target `%s`, expected one of %s", target, strings.Join(targets, ", ")))
+	if suggestion, ok := suggest(target, targets); ok {
+		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
+		d = withSuggestion(d, suggestion, &fix)
+	}
+	return d
+}
+
+func errUnknownFault(fault string, at *value, faults []string) diag.Diagnostic {
+	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
+		fmt.Sprintf("unknown server fault `%s`, expected one of %s", fault, strings.Join(faults, ", ")))
+	if suggestion, ok := suggest(fault, faults); ok {
+		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
+		d = withSuggestion(d, suggestion, &fix)
+	}
+	return d
+}
+
+func errIrohOnlyFault(fault string, span source.Range) diag.Diagnostic {
+	return newDiagnostic(diag.Error, CodeInvalidConfig, span,
+		fmt.Sprintf("server fault `%s` happens in the Iroh transport's framing; this server is a WebSocket server", fault))
+}

@@ -16,14 +16,16 @@ import (
 //	[package.metadata.playground]
 //	env      = { BURN_DEVICE = "cuda" }
 //	hardware = { cuda = 2, rocm = 0, wgpu = ["DiscreteGpu", "IntegratedGpu"], metal = false, vulkan = true }
+//	target   = "wasm32-unknown-unknown"    # optional, default the host
 //	[[package.metadata.playground.servers]]
 //	address = "ws://localhost:3000"
 //	device  = "flex"
+//	faults  = ["exit-after-init"]           # optional: how the server misbehaves
 
 var (
-	playgroundKeys = []string{"env", "hardware", "servers"}
+	playgroundKeys = []string{"env", "hardware", "servers", "target"}
 	hardwareKeys   = []string{"cuda", "rocm", "wgpu", "metal", "vulkan"}
-	serverKeys     = []string{"address", "device"}
+	serverKeys     = []string{"address", "device", "faults"}
 	// adapterKinds are wgpu's DeviceKind variants a machine can offer.
 	adapterKinds = []string{"DiscreteGpu", "IntegratedGpu", "VirtualGpu", "Cpu"}
 	// burnDeviceNames are the values Burn's BURN_DEVICE override matches
@@ -78,6 +80,8 @@ func (p *parser) readPlayground(c *Config) {
 				p.readHardware(c, v)
 			case "servers":
 				p.readServers(c, v)
+			case "target":
+				p.readTarget(c, v)
 			default:
 				p.add(errUnknownKey(key, v.key, playgroundKeys))
 			}
@@ -278,7 +282,58 @@ func (p *parser) server(item *value) (dispatch.Server, bool) {
 		}
 		server.Device = name
 	}
+	if faults := t.get("faults"); faults != nil {
+		list, valid := p.faults(faults, server.Address)
+		server.Faults = list
+		ok = ok && valid
+	}
 	return server, ok
+}
+
+// readTarget reads the build target; only the browser target changes
+// what Burn compiles.
+func (p *parser) readTarget(c *Config, v *value) {
+	if v.kind != kindString {
+		p.add(errInvalidType(v, "a target triple"))
+		return
+	}
+	if !contains(dispatch.Targets, v.text) {
+		p.add(errUnknownTarget(v.text, v, dispatch.Targets))
+		return
+	}
+	c.Dispatch.Target = v.text
+}
+
+// faults reads a server's faults; the Iroh framing faults need an Iroh
+// server.
+func (p *parser) faults(v *value, address string) ([]string, bool) {
+	if v.kind != kindArray {
+		p.add(errInvalidType(v, "a sequence of server faults"))
+		return nil, false
+	}
+	names := dispatch.ServerFaultNames()
+	list := []string{}
+	ok := true
+	for _, item := range v.items {
+		if item.kind != kindString {
+			p.add(errInvalidType(item, "a server fault"))
+			ok = false
+			continue
+		}
+		fault, known := dispatch.LookupServerFault(item.text)
+		switch {
+		case !known:
+			p.add(errUnknownFault(item.text, item, names))
+			ok = false
+		case fault.IrohOnly && address != "" && !isIrohID(address):
+			p.add(errIrohOnlyFault(item.text, item.span))
+			ok = false
+		case contains(list, item.text):
+		default:
+			list = append(list, item.text)
+		}
+	}
+	return list, ok
 }
 
 // normalizeAddress checks a server address and writes a websocket address

@@ -14,6 +14,7 @@ var deviceConstructors = map[string]string{
 	"libtorch": "tch", "libtorch_cuda": "tch", "libtorch_mps": "tch", "libtorch_vulkan": "tch",
 	"wgpu": "wgpu", "vulkan": "vulkan", "metal": "metal", "webgpu": "webgpu",
 	"remote_websocket": "remote-websocket", "remote_iroh": "remote", "remote_iroh_authorized": "remote",
+	"remote_iroh_async": "remote", "remote_iroh_authorized_async": "remote",
 	"capture": "capture",
 }
 
@@ -31,10 +32,13 @@ func (w *World) deviceFunction(name string, c Call) (Value, *UsageError, *Panic)
 		switch name {
 		case "enumerate":
 			return w.enumerate(a)
-		case "new", "remote_iroh_async", "remote_iroh_authorized_async", "wgpu_async":
+		case "new", "wgpu_async":
 			return nil, errUnsupported("Device::" + name), nil
 		}
 		return nil, errUnknownFunction(deviceStruct, name), nil
+	}
+	if ue := w.targetGate(name); ue != nil {
+		return nil, ue, nil
 	}
 	if !w.apiFeature(feature) {
 		e := errGatedFunction(deviceStruct, name, feature)
@@ -102,6 +106,8 @@ func (w *World) deviceFunction(name string, c Call) (Value, *UsageError, *Panic)
 		return w.remoteWebsocket(a)
 	case "remote_iroh", "remote_iroh_authorized":
 		return w.remoteIroh(a, name == "remote_iroh_authorized")
+	case "remote_iroh_async", "remote_iroh_authorized_async":
+		return w.remoteIrohAsync(a, name == "remote_iroh_authorized_async")
 	}
 	return nil, errUnknownFunction(deviceStruct, name), nil
 }
@@ -303,6 +309,9 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		dt, ue := dtypeArg(a, 0)
 		if ue != nil {
 			return nil, ue, nil
+		}
+		if p := w.dtypeUsageFault(d); p != nil {
+			return nil, nil, p
 		}
 		if d.Inner().backend == Capture {
 			// The capture client answers dtype_usage (capture.rs:533-541).

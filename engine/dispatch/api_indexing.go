@@ -273,6 +273,11 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		pl, p := w.routeIndexed(t, mask)
 		n, _ := numElements(t.shape)
 		out, ue, p := w.finish(op, t, pl, p, t.kind, []int64{n}, t.dtype)
+		if p == nil && ue == nil && w.wasm() && asyncRead(t.on) {
+			// The selected length is read back before the result exists
+			// (base.rs:1785-1788).
+			return nil, nil, panicMaskSelectSync().label("in a wasm32 build the read on %s cannot block: try_read_sync polls it once and finds it pending", t.on.Inner().Debug())
+		}
 		if out != nil {
 			w.trace[len(w.trace)-1].Note = "the length is the number of true values in the mask; the shape shows its upper bound"
 		}

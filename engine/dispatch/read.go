@@ -127,8 +127,10 @@ func elementDType(t *Tensor, c Call) DType {
 func (w *World) readData(t *Tensor, f readFailure) *Panic {
 	op := t.kind.opPrefix() + "_into_data"
 	if t.on.backend != Capture {
-		_, p := w.unaryOp(t, op, t.kind, nil, t.dtype)
-		return p
+		if _, p := w.unaryOp(t, op, t.kind, nil, t.dtype); p != nil {
+			return p
+		}
+		return w.readBack(t, panicReadSync, func(debug string) *Panic { return f.fail(t.dtype, "Execution", debug, debug) })
 	}
 	if err := captureReadError(t); err != "" {
 		return w.failOp(op, t, f.fail(t.dtype, "Execution", err, err))

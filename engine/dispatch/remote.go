@@ -111,6 +111,19 @@ func (w *World) remoteIroh(a argList, authorized bool) (Value, *UsageError, *Pan
 	if ue := a.want(want); ue != nil {
 		return nil, ue, nil
 	}
+	d, ue, p := w.irohDevice(a, authorized)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	if p := w.connect(d); p != nil {
+		return nil, nil, p
+	}
+	return d, nil, nil
+}
+
+// irohDevice registers the Iroh remote device of remote_iroh's arguments
+// without connecting.
+func (w *World) irohDevice(a argList, authorized bool) (*Device, *UsageError, *Panic) {
 	if _, ok := a.get(0).(*Endpoint); !ok {
 		return nil, errArgType(1, "&Endpoint", a.c.Args[0]), nil
 	}
@@ -129,11 +142,7 @@ func (w *World) remoteIroh(a argList, authorized bool) (Value, *UsageError, *Pan
 	}
 	r := &remoteDevice{iroh: true, peer: peer, index: idx}
 	r.id = w.registryID(fmt.Sprintf("iroh %s %d %t", peer, idx, authorized), r)
-	d := &Device{backend: Remote, remote: r}
-	if p := w.connect(d); p != nil {
-		return nil, nil, p
-	}
-	return d, nil, nil
+	return &Device{backend: Remote, remote: r}, nil, nil
 }
 
 // remoteDefault is RemoteDevice::default(): websocket at
@@ -159,9 +168,19 @@ func (w *World) connect(d *Device) *Panic {
 	if w.connected[r.id] {
 		return nil
 	}
+	if w.wasm() {
+		return wasmNotConnected(r).label("a wasm32 build opens remote sessions only with connect_async, e.g. through Device::remote_iroh_async")
+	}
+	return w.openSession(d, panicServiceCallFailed)
+}
+
+// openSession connects and runs the handshake; fail turns the panic of
+// the connect task into the caller's.
+func (w *World) openSession(d *Device, fail func(*Panic) *Panic) *Panic {
+	r := d.remote
 	server, cause := w.findServer(r)
 	if cause != nil {
-		return panicServiceCallFailed(cause)
+		return fail(cause)
 	}
 	host := hostedBackend(server.Device)
 	if hosted := w.hostedCount(host.backend); r.index >= hosted {
@@ -169,7 +188,10 @@ func (w *World) connect(d *Device) *Panic {
 		// client's handshake reads end-of-stream.
 		cause := panicServerDisconnectedDuringInit()
 		cause.Cause = panicServerDeviceIndex(r.index, hosted)
-		return panicServiceCallFailed(cause).label("the server panicked first: %s (%s)", cause.Cause.Message, cause.Cause.Location)
+		return fail(cause).label("the server panicked first: %s (%s)", cause.Cause.Message, cause.Cause.Location)
+	}
+	if p := handshakeFault(r, server); p != nil {
+		return fail(p)
 	}
 	r.server = server
 	w.connected[r.id] = true

@@ -128,6 +128,13 @@ func (w *World) plainMove(t *Tensor, dst *Device) (*Tensor, string, *Panic) {
 		out.on.session.values[out.handle] = true
 		return out, fmt.Sprintf("read from %s and recorded on the capture device as a value", src.Debug()), nil
 	}
+	if remoteDown(src) {
+		// The source is read back with read_sync(..).expect("Should read data").
+		cause, debug := readFailedError()
+		p := panicToDeviceRead(t.kind, debug)
+		p.Cause = cause
+		return nil, "", p.label("the server at %s exited after the handshake (fault `exit-after-init`), so the read is never answered", src.Inner().remote.peerText())
+	}
 	return w.moved(t, dst), fmt.Sprintf("cross-backend: %s -> host memory -> %s", src.Debug(), dst.Debug()), nil
 }
 
