@@ -155,9 +155,6 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 	return s, nil
 }
 
-// Limits returns the limits the sandbox was created with.
-func (s *Sandbox) Limits() Limits { return s.limits }
-
 // Run runs one request and decodes its Result.
 func (s *Sandbox) Run(ctx context.Context, req engine.Request) (engine.Result, error) {
 	out, err := s.RunJSON(ctx, req)

@@ -27,7 +27,7 @@ import (
 const (
 	exitOK     = 0
 	exitFailed = 1 // the run panicked or was rejected
-	exitUsage  = 2
+	exitUsage  = 2 // a usage error, or the program could not be run at all
 )
 
 // errUsage marks an error caused by how the command was called.
@@ -81,9 +81,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "playground %s: %v\n", command, err)
-		return exitUsage
 	case err != nil:
 		fmt.Fprintf(stderr, "playground %s: %v\n", command, err)
 		return exitUsage

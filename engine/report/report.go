@@ -165,7 +165,9 @@ func writeSnippet(b *strings.Builder, gutter int, lines []string, marks []mark) 
 }
 
 // displayColumn turns a 1-based column in code points into a 0-based
-// display column of the tab-expanded line.
+// display column of the tab-expanded line. A column past the end of the
+// line counts as one past it, so a bad span cannot draw a line of carets
+// as long as its number.
 func displayColumn(line string, column int) int {
 	width, n := 0, 1
 	for _, r := range line {
@@ -179,7 +181,7 @@ func displayColumn(line string, column int) int {
 		}
 		n++
 	}
-	return width + max(0, column-n)
+	return width + min(max(0, column-n), 1)
 }
 
 func displayWidth(line string) int {

@@ -181,3 +181,26 @@ func TestRunRepeatingTheCheckIsPrintedOnceWithItsFixes(t *testing.T) {
 		t.Errorf("no fix line:\n%s", got)
 	}
 }
+
+// FuzzText renders diagnostics whose spans come from the text (as the
+// engine makes them) and spans that do not fit it at all: the renderer
+// must never fail, and must always name the diagnostic and the status.
+func FuzzText(f *testing.F) {
+	f.Add("let a = 1;\n\tlet é = a + b;\n", 4, 9, 2, 3, 1, 40)
+	f.Add("", 0, 0, 0, 0, -5, 9999)
+	f.Add("x\n", 0, 1, 1, 1<<40, 1, 1<<50)
+	f.Fuzz(func(t *testing.T, text string, start, end, line, col, rawLine, rawCol int) {
+		clamp := func(n int) int { return min(max(n, 0), len(text)) }
+		fromText := span(text, clamp(start), clamp(max(start, end)))
+		raw := source.Span{Start: source.Pos{Line: rawLine, Column: rawCol}, End: source.Pos{Line: line, Column: col}}
+		res := engine.Result{Status: engine.StatusRejected, Diagnostics: []engine.Diagnostic{
+			{Code: "a", Severity: "error", Message: "m", File: "main.rs", Span: fromText,
+				Labels: []engine.Label{{File: "main.rs", Span: raw, Message: "l"}, {File: "Cargo.toml", Span: fromText}}},
+			{Code: "b", Severity: "warning", Message: "n", File: "main.rs", Span: raw, Help: []string{"h"}},
+		}}
+		got := report.Text(res, map[string]string{"main.rs": text, "Cargo.toml": text})
+		if !strings.HasPrefix(got, "error[a]: m\n") || !strings.Contains(got, "warning[b]: n\n") || !strings.HasSuffix(got, "status: rejected\n") {
+			t.Fatalf("rendered:\n%s", got)
+		}
+	})
+}
