@@ -325,3 +325,31 @@ func TestNewRejectsBadModuleAndLimits(t *testing.T) {
 		t.Errorf("8 pages: got %v, want ErrUnavailable", err)
 	}
 }
+
+// TestGuestSeesNothing asks the fault guest what it can see of the world.
+func TestGuestSeesNothing(t *testing.T) {
+	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), testLimits())
+	out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: "probe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Args, Env                 []string
+		ReadErr, ListErr, DialErr string
+		UnixTime                  int64
+	}
+	if err := json.Unmarshal(out, &w); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	t.Logf("the guest sees %s", out)
+	if len(w.Env) != 0 || len(w.Args) > 0 {
+		t.Errorf("the guest sees arguments %q and environment %q", w.Args, w.Env)
+	}
+	if w.ReadErr == "" || w.ListErr == "" || w.DialErr == "" {
+		t.Errorf("the guest reached files or the network: %+v", w)
+	}
+	// wazero's fake wall clock starts at 2022-01-01 and does not follow the host's.
+	if now := time.Now().Unix(); w.UnixTime > now-365*24*3600 {
+		t.Errorf("the guest's clock reads %v, close to the host's %v", time.Unix(w.UnixTime, 0), time.Unix(now, 0))
+	}
+}

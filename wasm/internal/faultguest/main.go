@@ -1,12 +1,20 @@
 // Command faultguest is engine.wasm with three faults the real engine must
 // never have, so that tests can prove the host survives them: a snippet of
 // exactly "spin" loops forever, "grow" allocates until memory runs out, and
-// "crash" panics. Every other request runs the real engine.
+// "crash" panics. A snippet of "probe" reports, instead of a Result, what
+// the guest can see of the world (arguments, environment, files, network,
+// clock), so that tests can prove it sees nothing. Every other request runs
+// the real engine.
 //
 // It exists for the tests of package wasm and the server; it is never served.
 package main
 
 import (
+	"encoding/json"
+	"net"
+	"os"
+	"time"
+
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/wasm/reactor"
@@ -17,6 +25,7 @@ const (
 	Spin  = "spin"
 	Grow  = "grow"
 	Crash = "crash"
+	Probe = "probe"
 )
 
 // sink keeps allocations reachable so that the collector cannot free them.
@@ -38,8 +47,36 @@ func handle(req engine.Request) ([]byte, error) {
 	case Crash:
 		var m map[string]int
 		m["nil map"]++
+	case Probe:
+		return probe()
 	}
 	return abi.HandleRequest(req)
+}
+
+// World is what the probe reports.
+type World struct {
+	Args     []string `json:"args"`
+	Env      []string `json:"env"`
+	ReadErr  string   `json:"readErr"`
+	ListErr  string   `json:"listErr"`
+	DialErr  string   `json:"dialErr"`
+	UnixTime int64    `json:"unixTime"`
+}
+
+func probe() ([]byte, error) {
+	w := World{Args: os.Args, Env: os.Environ(), UnixTime: time.Now().Unix()}
+	if _, err := os.ReadFile("/etc/hostname"); err != nil {
+		w.ReadErr = err.Error()
+	}
+	if _, err := os.ReadDir("."); err != nil {
+		w.ListErr = err.Error()
+	}
+	if c, err := net.Dial("tcp", "127.0.0.1:80"); err != nil {
+		w.DialErr = err.Error()
+	} else {
+		c.Close()
+	}
+	return json.Marshal(w)
 }
 
 func main() {}
