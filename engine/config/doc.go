@@ -1,8 +1,9 @@
 // Package config reads the user's Cargo.toml into what the dispatch model
 // needs: the enabled features of Burn's crates, closed under Burn's feature
 // graph (features.tsv, embedded), the environment the program sees, the
-// simulated hardware and the remote servers the snippet can reach. The last
-// three come from [package.metadata.playground].
+// simulated hardware, the build target and the remote servers the snippet
+// can reach, with their faults. The last four come from
+// [package.metadata.playground] (docs/config.md lists every key).
 //
 // Everything it reads keeps its byte range, so every diagnostic points at
 // the user's text and every fix is an edit of it: unknown features in
