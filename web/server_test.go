@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -417,5 +418,33 @@ func TestClientGoneIs499NotAServerError(t *testing.T) {
 	wantError(t, rec, 499, "canceled")
 	if m := f.do(http.MethodGet, "/metrics", "").Body.String(); !strings.Contains(m, `playground_runs_total{status="canceled"} 1`+"\n") {
 		t.Errorf("metrics:\n%s", m)
+	}
+}
+
+// The acceptance test of the wall time: a loop of the real engine that
+// would run for hours is stopped within the limit plus half a second, and
+// the server goes on.
+func TestEndlessLoopIsStoppedInTime(t *testing.T) {
+	l := smallLimits()
+	l.WallTime = 500 * time.Millisecond
+	f := newFixture(t, wasmtest.Build(t), l, nil)
+	body, _ := json.Marshal(engine.Request{Snippet: "use burn::tensor::{Device, Tensor};\n\nfn main() {\n" +
+		"    let device = Device::default();\n    let mut t = Tensor::<1>::ones([4], &device);\n" +
+		"    for i in 0..u64::MAX {\n        t = t + 1.0;\n    }\n    println!(\"{}\", t);\n}\n"})
+	start := time.Now()
+	rec := f.do(http.MethodPost, "/api/run", string(body))
+	took := time.Since(start)
+	var res engine.Result
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if res.Status != engine.StatusRejected || !slices.ContainsFunc(res.Diagnostics, func(d engine.Diagnostic) bool { return d.Code == wasm.CodeTimeLimit }) {
+		t.Fatalf("got %+v", res)
+	}
+	if took > l.WallTime+500*time.Millisecond {
+		t.Errorf("answered after %v, more than the limit of %v plus 500ms", took, l.WallTime)
+	}
+	if rec := f.do(http.MethodPost, "/api/run", hello); rec.Code != http.StatusOK {
+		t.Fatalf("the next run: %d %s", rec.Code, rec.Body)
 	}
 }
