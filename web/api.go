@@ -29,8 +29,7 @@ func (s *Server) handleRun(c echo.Context) error {
 	}
 	req, err := abi.DecodeRequest(body)
 	if err != nil {
-		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest,
-			Message: `the body must be a JSON object {"config": string, "snippet": string}: ` + err.Error()}
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: err.Error()}
 	}
 	if err := s.checkRequest(req); err != nil {
 		return err

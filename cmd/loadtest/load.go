@@ -272,9 +272,6 @@ func startServer(ctx context.Context, o options) (string, func(), error) {
 		return "", nil, fmt.Errorf("engine.wasm: %w (build it with `go tool task build:wasm`)", err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if o.log != nil {
-		logger = slog.New(slog.NewTextHandler(o.log, nil))
-	}
 	sb, err := wasm.New(ctx, wasm.Config{Module: module, Limits: wasm.DefaultLimits(), Logger: logger})
 	if err != nil {
 		return "", nil, err

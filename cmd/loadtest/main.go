@@ -14,7 +14,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"regexp"
@@ -65,5 +64,4 @@ type options struct {
 	wasm      string
 	maxRSSMiB int
 	filter    *regexp.Regexp
-	log       io.Writer
 }
