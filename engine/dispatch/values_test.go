@@ -260,3 +260,94 @@ func TestTensorDataValues(t *testing.T) {
 	loose := mustCall(t, w, method(strict, "set_single_precision_absolute", f(0.01)))
 	mustCall(t, w, Call{Recv: data, Method: "assert_approx_eq", Args: []Value{ref(near), loose}, Generics: [][]string{{"f32"}}})
 }
+
+// Each kind of call reaches the right kernel with its arguments resolved
+// as Burn resolves them (negative dims, ranges, update ops), checked on
+// values worked out by hand.
+func TestOpsComputeValues(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	floats := func(rank string, vals Value) *Tensor {
+		return mustCall(t, w, fnG("Tensor::from_floats", []string{rank}, vals, ref(d))).(*Tensor)
+	}
+	ints := func(rank string, vals Value) *Tensor {
+		return mustCall(t, w, fnG("Tensor::from_ints", []string{rank, "Int"}, vals, ref(d))).(*Tensor)
+	}
+	m := floats("2", arr(arr(f(1), f(2), f(3)), arr(f(4), f(5), f(6))))
+	row := floats("2", arr(arr(f(10), f(20), f(30))))
+	rng := func(lo, hi int64) *Range { return &Range{Lo: &lo, Hi: &hi} }
+	cases := []struct {
+		name string
+		call Call
+		want string
+	}{
+		{"broadcast add", method(m, "add", row), "[[11.0, 22.0, 33.0], [14.0, 25.0, 36.0]]"},
+		{"scalar on the left", Call{Recv: f(1), Method: "sub", Args: []Value{m}}, "[[0.0, -1.0, -2.0], [-3.0, -4.0, -5.0]]"},
+		{"matmul", method(m, "matmul", mustCall(t, w, method(m, "transpose"))), "[[14.0, 32.0], [32.0, 77.0]]"},
+		{"sum_dim of a negative dim", method(m, "sum_dim", i(-1)), "[[6.0], [15.0]]"},
+		{"argmax", method(m, "argmax", i(0)), "[[1, 1, 1]]"},
+		{"cumsum", method(m, "cumsum", i(1)), "[[1.0, 3.0, 6.0], [4.0, 9.0, 15.0]]"},
+		{"slice", method(m, "slice", arr(rng(0, 2), rng(1, 3))), "[[2.0, 3.0], [5.0, 6.0]]"},
+		{"narrow", method(m, "narrow", i(1), i(2), i(1)), "[[3.0], [6.0]]"},
+		{"swap_dims", method(m, "swap_dims", i(0), i(-1)), "[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]"},
+		{"reshape with -1", method(m, "reshape", arr(i(-1), i(2))), "[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]"},
+		{"flip", method(m, "flip", arr(i(-1))), "[[3.0, 2.0, 1.0], [6.0, 5.0, 4.0]]"},
+		{"gather", method(m, "gather", i(1), ints("2", arr(arr(i(2), i(0)), arr(i(1), i(1))))), "[[3.0, 1.0], [5.0, 5.0]]"},
+		{"select", method(m, "select", i(1), ints("1", arr(i(2), i(0)))), "[[3.0, 1.0], [6.0, 4.0]]"},
+		{"mask_where", method(m, "mask_where", mustCall(t, w, method(m, "greater_elem", f(3))), mustCall(t, w, method(m, "neg"))),
+			"[[1.0, 2.0, 3.0], [-4.0, -5.0, -6.0]]"},
+		{"scatter add", method(mustCall(t, w, method(m, "zeros_like")), "scatter", i(1), ints("2", arr(arr(i(0), i(0), i(1)), arr(i(2), i(2), i(2)))), m,
+			enum("IndexingUpdateOp", "Add")), "[[3.0, 3.0, 0.0], [0.0, 0.0, 15.0]]"},
+		{"clamp", method(m, "clamp", f(2), i(5)), "[[2.0, 2.0, 3.0], [4.0, 5.0, 5.0]]"},
+		{"cat", fn("Tensor::cat", arr(m, row), i(0)), "[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [10.0, 20.0, 30.0]]"},
+		{"stack", fnG("Tensor::stack", []string{"3"}, arr(row, row), i(0)), "[[[10.0, 20.0, 30.0]], [[10.0, 20.0, 30.0]]]"},
+		{"softmax of equal values", fn("activation::softmax", floats("1", arr(f(2), f(2))), i(0)), "[0.5, 0.5]"},
+		{"relu", fn("activation::relu", mustCall(t, w, method(m, "sub_scalar", f(3)))), "[[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]]"},
+		{"one_hot", method(ints("1", arr(i(2), i(0))), "one_hot", i(3)), "[[0, 0, 1], [1, 0, 0]]"},
+		{"float of int", method(ints("1", arr(i(1), i(-2))), "float"), "[1.0, -2.0]"},
+		{"full_like", method(m, "full_like", f(0.5)), "[[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]"},
+		{"slice_assign", method(m, "slice_assign", arr(rng(0, 1), rng(0, 3)), row), "[[10.0, 20.0, 30.0], [4.0, 5.0, 6.0]]"},
+		{"select_assign", method(m, "select_assign", i(0), ints("1", arr(i(1))), row, enum("IndexingUpdateOp", "Add")),
+			"[[1.0, 2.0, 3.0], [14.0, 25.0, 36.0]]"},
+	}
+	for _, c := range cases {
+		out, ok := mustCall(t, w, c.call).(*Tensor)
+		if !ok || out.values == nil {
+			t.Errorf("%s: no values", c.name)
+			continue
+		}
+		if got := out.values.Preview(64); got != c.want {
+			t.Errorf("%s = %s, want %s", c.name, got, c.want)
+		}
+	}
+	parts := mustCall(t, w, method(m, "chunk", i(2), i(-1))).(*Array)
+	if len(parts.Elems) != 2 || parts.Elems[1].(*Tensor).values.Preview(8) != "[[3.0], [6.0]]" {
+		t.Errorf("chunk's second part: %s", Debug(parts))
+	}
+}
+
+// linear's values: x W + b, each Param drawn from U(-k, k) with
+// k = 1/sqrt(d_input), as Burn's default initializer draws them.
+func TestLinearValues(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	lin := mustCall(t, w, method(mustCall(t, w, fn("LinearConfig::new", i(4), i(2))), "init", ref(d))).(*Linear)
+	for _, p := range []*Tensor{lin.weight, lin.bias} {
+		for j := range p.values.NumElements() {
+			if v := p.values.Float(j); v < -0.5 || v >= 0.5 {
+				t.Errorf("a parameter of %v outside U(-0.5, 0.5)", v)
+			}
+		}
+	}
+	x := mustCall(t, w, fnG("Tensor::ones", []string{"1"}, dims(4), ref(d))).(*Tensor)
+	y := mustCall(t, w, method(lin, "forward", x)).(*Tensor)
+	for j := range 2 {
+		want := lin.bias.values.Float(j)
+		for k := range 4 {
+			want += lin.weight.values.Float(k*2 + j)
+		}
+		if got := y.values.Float(j); got-want > 1e-6 || want-got > 1e-6 {
+			t.Errorf("output %d = %v, want %v", j, got, want)
+		}
+	}
+}
