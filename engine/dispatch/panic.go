@@ -29,6 +29,10 @@ type Panic struct {
 	// Returned marks a cause that is an error value Burn returned (a row
 	// of kind "error"), not a panic of its own.
 	Returned bool
+	// TrackCaller marks a panic raised inside a #[track_caller] method of
+	// Burn's API (into_data's expect): Rust reports the caller's line in
+	// the program, not Location, which stays the Burn site for the catalog.
+	TrackCaller bool
 }
 
 // FixHint describes a machine-applicable fix in terms of the call's inputs.

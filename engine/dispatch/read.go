@@ -50,8 +50,12 @@ func (f readFailure) fail(target DType, variant, debug, display string) *Panic {
 	if f.id == "bt-into-scalar" && variant != "" {
 		debug = variant + "(" + debug + ")"
 	}
-	return newPanic(f.id, at(locTensorBase, f.line),
+	// into_data, to_data and into_scalar are #[track_caller] and call
+	// expect themselves (base.rs:1984, 2027, 2939).
+	p := newPanic(f.id, at(locTensorBase, f.line),
 		fmt.Sprintf("Error while reading data: use `%s` instead to catch the error at runtime: %s", f.try, debug)).on(0)
+	p.TrackCaller = true
+	return p
 }
 
 // read is a read method of Tensor.

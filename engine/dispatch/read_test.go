@@ -32,6 +32,10 @@ func TestReadFailures(t *testing.T) {
 		if p.ID != c.id || p.Message != c.want {
 			t.Errorf("%s: %s %q\nwant %s %q", c.method, p.ID, p.Message, c.id, c.want)
 		}
+		// Only the methods that call expect themselves report their caller.
+		if want := c.method == "into_scalar"; p.TrackCaller != want {
+			t.Errorf("%s: TrackCaller = %v, want %v", c.method, p.TrackCaller, want)
+		}
 		checkAgainstTable(t, p)
 	}
 	// A plain read converts freely.

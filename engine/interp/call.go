@@ -530,6 +530,11 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		if p.Input >= 0 && p.Input < len(inputs) {
 			r = inputs[p.Input]
 		}
+		if p.TrackCaller {
+			located := *p
+			located.Location = in.callerLocation(nameRange)
+			p = &located
+		}
 		labels := in.labels(call, inputs)
 		d := diag.Diagnostic{Severity: diag.Error, Message: p.Message, File: diag.MainRS, Range: r,
 			Labels: labels, Fixes: in.fixes(p.Fixes, site, inputs), PanicID: p.ID}
