@@ -182,6 +182,12 @@ func dtypeValue(v Value) (DType, *UsageError) {
 				return DType("Bool(" + store.Variant + ")"), nil
 			}
 		}
+		if e.Type == "DType" && e.Variant == "QFloat" && len(e.Fields) == 1 {
+			// The model builds QuantScheme::default() only.
+			if _, ok := Deref(e.Fields[0]).(*QuantScheme); ok {
+				return qfloatDefault, nil
+			}
+		}
 	}
 	return "", errArgType(-1, "DType", v)
 }
@@ -437,6 +443,9 @@ func dtypeEnum(d DType) *Enum {
 	if d.IsBool() {
 		store := strings.TrimSuffix(strings.TrimPrefix(string(d), "Bool("), ")")
 		return &Enum{Type: "DType", Variant: "Bool", Fields: []Value{&Enum{Type: "BoolStore", Variant: store}}}
+	}
+	if d == qfloatDefault {
+		return &Enum{Type: "DType", Variant: "QFloat", Fields: []Value{&QuantScheme{}}}
 	}
 	return &Enum{Type: "DType", Variant: string(d)}
 }

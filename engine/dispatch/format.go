@@ -64,6 +64,9 @@ func Debug(v Value) string {
 		return fmt.Sprintf("TensorData { shape: %s, dtype: %s, .. }", dimsDebug(x.shape), x.dtype)
 	case *LinearConfig:
 		return fmt.Sprintf("LinearConfig { d_input: %d, d_output: %d, bias: %t, .. }", x.dIn, x.dOut, x.bias)
+	case *QuantScheme:
+		// QuantScheme::default()'s derived Debug, inside qfloatDefault.
+		return strings.TrimSuffix(strings.TrimPrefix(string(qfloatDefault), "QFloat("), ")")
 	case *Opaque:
 		return x.Type
 	case Unknown:

@@ -46,3 +46,18 @@ func TestReadFailures(t *testing.T) {
 	}
 	mustCall(t, w, method(x, "into_scalar"))
 }
+
+// A quantized tensor's dtype() round-trips into the read methods and
+// prints as Burn's DType Debug.
+func TestQuantizedDType(t *testing.T) {
+	w := world(t)
+	d := mustCall(t, w, fn("Device::default")).(*Device)
+	q := mustCall(t, w, method(ones(t, w, d, "", 2), "quantize_dynamic", ref(mustCall(t, w, fn("QuantScheme::default")))))
+	dt := mustCall(t, w, method(q, "dtype"))
+	if Debug(dt) != string(qfloatDefault) {
+		t.Errorf("dtype() = %s", Debug(dt))
+	}
+	if data := mustCall(t, w, method(q, "to_data_dtype", dt)).(*TensorData); data.dtype != qfloatDefault {
+		t.Errorf("to_data_dtype(dtype()) = %s", data.dtype)
+	}
+}
