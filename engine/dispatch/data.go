@@ -246,17 +246,23 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 // assertPanic is the panic of a failed TensorData assertion, or nil for
 // the empty message of one that held. The strict dtype check is an
 // assert_eq! (compare.rs:220); the element comparisons panic with every
-// difference listed (compare.rs:292, 357).
+// difference listed (compare.rs:292, 357). assert_eq, assert_eq_elem and
+// assert_approx_eq are #[track_caller], so Rust reports the program's
+// call.
 func assertPanic(msg string) *Panic {
+	var p *Panic
 	switch {
 	case msg == "":
 		return nil
 	case strings.HasPrefix(msg, "assertion `left == right` failed: Data types differ"):
-		return newPanic("std-data-dtype-differ", at(locDataCompare, 220), msg).on(0)
+		p = newPanic("std-data-dtype-differ", at(locDataCompare, 220), msg)
 	case strings.HasPrefix(msg, "Tensors are not approx eq:"):
-		return newPanic("std-data-not-approx-eq", at(locDataCompare, 357), msg).on(0)
+		p = newPanic("std-data-not-approx-eq", at(locDataCompare, 357), msg)
+	default:
+		p = newPanic("std-data-not-eq", at(locDataCompare, 292), msg)
 	}
-	return newPanic("std-data-not-eq", at(locDataCompare, 292), msg).on(0)
+	p.TrackCaller = true
+	return p.on(0)
 }
 
 // dataError is burn_std::DataError::DTypeMismatch as a value: `{:?}` is

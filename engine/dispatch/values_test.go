@@ -237,7 +237,7 @@ func TestTensorDataValues(t *testing.T) {
 	}
 
 	p := mustPanic(t, w, method(data, "assert_eq", ref(literal), Bool(true)))
-	if p.ID != "std-data-dtype-differ" || p.Location != "crates/burn-std/src/data/compare.rs:220" ||
+	if p.ID != "std-data-dtype-differ" || p.Location != "crates/burn-std/src/data/compare.rs:220" || !p.TrackCaller ||
 		p.Message != "assertion `left == right` failed: Data types differ (F32 != F64)\n  left: F32\n right: F64" {
 		t.Errorf("strict assert_eq: %s at %s: %q", p.ID, p.Location, p.Message)
 	}
