@@ -425,22 +425,23 @@ func (w *World) tryIntoPrimitive(t *Tensor, c Call) (Value, *UsageError, *Panic)
 	if ue != nil {
 		return nil, ue, nil
 	}
-	fail := func(variant, format string, args ...any) Value {
-		err := &Enum{Type: "PrimitiveConversionError", Variant: variant, Fields: []Value{Str(fmt.Sprintf(format, args...))}}
+	// Each error names its row, so unwrapping it panics with that row.
+	fail := func(row, variant, format string, args ...any) Value {
+		err := &Enum{Type: "PrimitiveConversionError", Variant: variant, Fields: []Value{Str(fmt.Sprintf(format, args...))}, ErrorRow: row}
 		return &Enum{Type: "Result", Variant: "Err", Fields: []Value{err}}
 	}
 	switch {
 	case autodiff && !t.tracked:
-		return fail("BackendMismatch", "Expected Autodiff tensor, got backend: %s", t.on.backend), nil, nil
+		return fail("disp-conv-ad-expected", "BackendMismatch", "Expected Autodiff tensor, got backend: %s", t.on.backend), nil, nil
 	case autodiff && t.on.backend != b:
-		return fail("BackendMismatch", "Expected Autodiff %s tensor, got Autodiff variant: %s", b, t.on.backend), nil, nil
+		return fail("disp-conv-ad-backend", "BackendMismatch", "Expected Autodiff %s tensor, got Autodiff variant: %s", b, t.on.backend), nil, nil
 	case !autodiff && t.tracked:
-		return fail("BackendMismatch", "Expected %s tensor, got variant: Autodiff", b), nil, nil
+		return fail("disp-conv-expected-backend", "BackendMismatch", "Expected %s tensor, got variant: Autodiff", b), nil, nil
 	case !autodiff && t.on.backend != b:
-		return fail("BackendMismatch", "Expected %s tensor, got variant: %s", b, t.on.backend), nil, nil
+		return fail("disp-conv-expected-backend", "BackendMismatch", "Expected %s tensor, got variant: %s", b, t.on.backend), nil, nil
 	case t.kind == KindQFloat:
 		// BackendPrimitive is implemented for Float, not for QFloat.
-		return fail("KindMismatch", "Expected Float primitive, got variant: Quantized"), nil, nil
+		return fail("bt-ext-kind-mismatch-float", "KindMismatch", "Expected Float primitive, got variant: Quantized"), nil, nil
 	}
 	out := *t
 	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{&Primitive{t: &out, backend: b, autodiff: autodiff}}}, nil, nil

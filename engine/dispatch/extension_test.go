@@ -474,11 +474,12 @@ func TestPrimitives(t *testing.T) {
 		x       *Tensor
 		backend string
 		err     string
+		row     string // the panic-table row an unwrap of the error reproduces
 	}{
-		{plain, "Cuda", `BackendMismatch("Expected Cuda tensor, got variant: Flex")`},
-		{onAD, "Flex", `BackendMismatch("Expected Flex tensor, got variant: Autodiff")`},
-		{plain, "Autodiff<Flex>", `BackendMismatch("Expected Autodiff tensor, got backend: Flex")`},
-		{onAD, "Autodiff<NdArray>", `BackendMismatch("Expected Autodiff NdArray tensor, got Autodiff variant: Flex")`},
+		{plain, "Cuda", `BackendMismatch("Expected Cuda tensor, got variant: Flex")`, "disp-conv-expected-backend"},
+		{onAD, "Flex", `BackendMismatch("Expected Flex tensor, got variant: Autodiff")`, "disp-conv-expected-backend"},
+		{plain, "Autodiff<Flex>", `BackendMismatch("Expected Autodiff tensor, got backend: Flex")`, "disp-conv-ad-expected"},
+		{onAD, "Autodiff<NdArray>", `BackendMismatch("Expected Autodiff NdArray tensor, got Autodiff variant: Flex")`, "disp-conv-ad-backend"},
 	}
 	for _, c := range cases {
 		r := try(c.x, c.backend)
@@ -489,6 +490,9 @@ func TestPrimitives(t *testing.T) {
 		e := r.Fields[0].(*Enum)
 		if got := fmt.Sprintf("%s(%q)", e.Variant, string(e.Fields[0].(Str))); got != c.err {
 			t.Errorf("%s: got %s, want %s", c.backend, got, c.err)
+		}
+		if e.ErrorRow != c.row {
+			t.Errorf("%s: row %q, want %q", c.backend, e.ErrorRow, c.row)
 		}
 	}
 	ok := try(onAD, "Autodiff<Flex>")
