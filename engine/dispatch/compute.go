@@ -22,14 +22,15 @@ func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor,
 			return
 		}
 	}
-	if !w.budget.TakeShape(out.shape) {
+	dt, ok := valueDType(out.dtype)
+	if !ok || !w.budget.TakeShape(out.shape) {
 		return
 	}
 	v, err := f()
 	if err != nil || v == nil || !sameDims(v.Shape, out.shape) {
 		return
 	}
-	if dt, ok := valueDType(out.dtype); ok && dt != v.DType {
+	if dt != v.DType {
 		v = tensor.Cast(v, dt)
 	}
 	out.values = v
