@@ -154,7 +154,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if p := checkFailed(burncheck.TensorMovedim(rank, src, dst)); p != nil {
 			return nil, nil, p
 		}
-		return w.unaryResult(t, t.kind.opPrefix()+"_permute", movedShape(t.shape, src.Dims, dst.Dims))
+		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_permute", movedShape(t.shape, src.Dims, dst.Dims))
+		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.Permute(t.values, movedAxes(rank, src.Dims, dst.Dims))
+		})
 	case "unsqueeze_dims":
 		axes, ue := intsArg(a, 0)
 		if ue != nil {
@@ -231,7 +234,19 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		shape := append(append(append([]int64{}, t.shape[:d]...), idx.shape...), t.shape[d+1:]...)
 		pl, p := w.routeIndexed(t, idx)
-		return w.finish(t.kind.opPrefix()+"_select", t, pl, p, t.kind, shape, t.dtype)
+		v, ue, p := w.finish(t.kind.opPrefix()+"_select", t, pl, p, t.kind, shape, t.dtype)
+		// take is select with the indices flattened, reshaped after.
+		return w.computed(v, ue, p, []*Tensor{t, idx}, func(out *Tensor) (*tensor.Tensor, error) {
+			flat, err := tensor.Reshape(idx.values, []int{idx.values.NumElements()})
+			if err != nil {
+				return nil, err
+			}
+			selected, err := tensor.Select(t.values, d, flat)
+			if err != nil {
+				return nil, err
+			}
+			return tensor.Reshape(selected, intDims(out.shape))
+		})
 	case "split", "split_with_sizes", "chunk":
 		return w.split(t, c.Method, a)
 	case "slice_assign":
@@ -329,7 +344,8 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if t.kind == KindBool {
 			return nil, errTraitBounds(c.Method, t), nil
 		}
-		if _, ue := a.int(0); ue != nil {
+		diagonal, ue := a.int(0)
+		if ue != nil {
 			return nil, ue, nil
 		}
 		if p := checkFailed(burncheck.TensorTri(name, rank)); p != nil {
@@ -341,7 +357,13 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if out != nil {
 			w.trace[len(w.trace)-1].Note = c.Method + ": a triangular bool mask made on the same device"
 		}
-		return out, ue, p
+		return w.computed(out, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) {
+			mask, err := triangleMask(intDims(t.shape), diagonal, c.Method == "tril")
+			if err != nil {
+				return nil, err
+			}
+			return tensor.MaskFill(t.values, mask, tensor.IntScalar(0))
+		})
 	}
 	return nil, errUnknownMethod(tensorStruct, c.Method), nil
 }

@@ -369,6 +369,55 @@ func valueRanges(shape []int64, slices []burncheck.Slice) ([]tensor.Range, bool)
 	return out, true
 }
 
+// movedAxes is movedim's permutation: output dim dst[i] is input dim
+// src[i], and the other input dims fill the other places in order.
+func movedAxes(rank int, src, dst []int64) []int {
+	axes := make([]int, rank)
+	used := make([]bool, rank)
+	placed := make([]bool, rank)
+	for i := range src {
+		s, d := normDim(src[i], rank), normDim(dst[i], rank)
+		axes[d], used[s], placed[d] = s, true, true
+	}
+	next := 0
+	for i := range axes {
+		if placed[i] {
+			continue
+		}
+		for used[next] {
+			next++
+		}
+		axes[i], used[next] = next, true
+	}
+	return axes
+}
+
+// triangleMask is the mask tril and triu fill with zeros
+// (crates/burn-tensor/src/tensor/api/bool.rs:290-320), over the whole
+// shape: for row i and column j of the last two dims, tril zeroes
+// j - i > diagonal and triu zeroes j - i < diagonal.
+func triangleMask(shape []int, diagonal int64, lower bool) (*tensor.Tensor, error) {
+	rank := len(shape)
+	rows, cols := shape[rank-2], shape[rank-1]
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	mask := make([]bool, n)
+	for k := range mask {
+		if rows == 0 || cols == 0 {
+			break
+		}
+		i, j := int64(k/cols%rows), int64(k%cols)
+		if lower {
+			mask[k] = j-i > diagonal
+		} else {
+			mask[k] = j-i < diagonal
+		}
+	}
+	return tensor.FromBools(mask, shape, tensor.BoolNative)
+}
+
 // floatValues are a tensor's values as float64s for the checks
 // burn-tensor runs on data (one_hot's class range); nil when the tensor
 // carries its shape only.

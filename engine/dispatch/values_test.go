@@ -351,3 +351,31 @@ func TestLinearValues(t *testing.T) {
 		}
 	}
 }
+
+// movedim, take, tril and triu, composed of several kernels.
+func TestComposedIndexingValues(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	m := mustCall(t, w, fnG("Tensor::from_floats", []string{"2"}, arr(arr(f(1), f(2), f(3)), arr(f(4), f(5), f(6)), arr(f(7), f(8), f(9))), ref(d)))
+	idx := mustCall(t, w, fnG("Tensor::from_ints", []string{"2", "Int"}, arr(arr(i(2)), arr(i(0))), ref(d)))
+	cases := []struct {
+		name string
+		call Call
+		want string
+	}{
+		{"movedim", method(m, "movedim", i(0), i(1)), "[[1.0, 4.0, 7.0], [2.0, 5.0, 8.0], [3.0, 6.0, 9.0]]"},
+		{"take", method(m, "take", i(0), idx), "[[[7.0, 8.0, 9.0]], [[1.0, 2.0, 3.0]]]"},
+		{"tril", method(m, "tril", i(0)), "[[1.0, 0.0, 0.0], [4.0, 5.0, 0.0], [7.0, 8.0, 9.0]]"},
+		{"triu above the diagonal", method(m, "triu", i(1)), "[[0.0, 2.0, 3.0], [0.0, 0.0, 6.0], [0.0, 0.0, 0.0]]"},
+	}
+	for _, c := range cases {
+		out := mustCall(t, w, c.call).(*Tensor)
+		if out.values == nil {
+			t.Errorf("%s: no values", c.name)
+			continue
+		}
+		if got := out.values.Preview(64); got != c.want {
+			t.Errorf("%s = %s, want %s", c.name, got, c.want)
+		}
+	}
+}
