@@ -231,6 +231,10 @@ var hostOnly = map[string]string{
 	// diagnostics before the note; testdata/adversarial raises both.
 	"playground-trace-limit":      "a run of more than 1,000 tensor operations; engine/adversarial_test.go runs one",
 	"playground-diagnostic-limit": "more than 100 diagnostics; engine/adversarial_test.go sends such programs",
+	// burn-tensor prints every failed check inside one envelope
+	// (bt-check-format); a diagnostic carries the code of the condition
+	// that failed, and the envelope's record documents the frame.
+	"tensor-operation-error-operation-reason-then-per-e": "the envelope of every TensorCheck diagnostic",
 }
 
 // unreachableRecords returns the codes of records all of whose panic-table
