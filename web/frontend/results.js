@@ -7,15 +7,18 @@ import { layoutTrace, shapeText, traceSVG } from "./trace.js";
 
 // shown mirrors web/ui/view.go: the panic view leaves out the static
 // check's findings, the validation view leaves out the run's panic (the
-// check already reported it).
-export function shown(phase, mode) {
-  if (phase === "check") return mode === "validation";
+// check already reported it). A program the check rejected never ran, so
+// the panic view shows the check's findings: they are why nothing ran.
+export function shown(phase, mode, status) {
+  if (phase === "check") return mode === "validation" || status === "rejected";
   if (phase === "run") return mode === "panic";
   return true;
 }
 
 export function visibleDiagnostics(result, mode) {
-  return result.diagnostics.map((d, index) => ({ ...d, index })).filter((d) => shown(d.phase, mode));
+  return result.diagnostics
+    .map((d, index) => ({ ...d, index }))
+    .filter((d) => shown(d.phase, mode, result.status));
 }
 
 // Placeholders of a Rust format string, as engine/catalog titles them.

@@ -80,11 +80,13 @@ func (d diagnosticView) location() string {
 
 // shown reports whether a diagnostic of the given phase belongs to mode: the
 // panic view shows what a run does (no static findings), the validation view
-// shows what the check finds (no run, whose panic the check already reported).
-func shown(phase string, mode Mode) bool {
+// shows what the check finds (no run, whose panic the check already
+// reported). A program the check rejected never ran, so the panic view
+// shows the check's findings too: they are why nothing ran.
+func shown(phase string, mode Mode, status string) bool {
 	switch phase {
 	case "check":
-		return mode == ModeValidation
+		return mode == ModeValidation || status == "rejected"
 	case "run":
 		return mode == ModePanic
 	}
@@ -95,7 +97,7 @@ func shown(phase string, mode Mode) bool {
 func (r *resultsView) diagnostics() []diagnosticView {
 	var out []diagnosticView
 	for i, d := range r.Result.Diagnostics {
-		if shown(d.Phase, r.Mode) {
+		if shown(d.Phase, r.Mode, r.Result.Status) {
 			out = append(out, diagnosticView{Diagnostic: d, Index: i, Record: decodeRecord(d.Record)})
 		}
 	}
