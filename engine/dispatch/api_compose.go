@@ -374,6 +374,9 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 type LinearConfig struct {
 	dIn, dOut int64
 	bias      bool
+	// initializer is the Initializer given to with_initializer; nil is
+	// the default, KaimingUniform with gain 1/sqrt(3).
+	initializer *Enum
 }
 
 // Linear is burn-nn's Linear module: weight [d_input, d_output] and an
@@ -419,7 +422,16 @@ func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageErro
 		out.bias = b
 		return &out, nil, nil
 	case "with_initializer":
-		return cfg, nil, nil
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		init, ok := a.get(0).(*Enum)
+		if !ok || init.Type != "Initializer" {
+			return nil, errArgType(1, "Initializer", c.Args[0]), nil
+		}
+		out := *cfg
+		out.initializer = init
+		return &out, nil, nil
 	case "clone":
 		return cfg, nil, nil
 	case "init":
@@ -432,13 +444,13 @@ func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageErro
 		}
 		// The initializer draws each Param from a uniform distribution on
 		// the device and marks it as requiring gradients.
-		weight, p := w.param(d, []int64{cfg.dIn, cfg.dOut}, cfg.dIn)
+		weight, p := w.param(d, []int64{cfg.dIn, cfg.dOut}, cfg)
 		if p != nil {
 			return nil, nil, p.on(1)
 		}
 		m := &Linear{weight: weight}
 		if cfg.bias {
-			if m.bias, p = w.param(d, []int64{cfg.dOut}, cfg.dIn); p != nil {
+			if m.bias, p = w.param(d, []int64{cfg.dOut}, cfg); p != nil {
 				return nil, nil, p.on(1)
 			}
 		}
@@ -447,15 +459,14 @@ func (w *World) linearConfigMethod(cfg *LinearConfig, c Call) (Value, *UsageErro
 	return nil, errUnknownMethod("struct `LinearConfig`", c.Method), nil
 }
 
-// param creates a Param tensor: random on the device, then require_grad.
-// LinearConfig's default initializer, KaimingUniform with gain 1/sqrt(3),
-// draws from U(-k, k) with k = sqrt(1 / fan_in)
-// (crates/burn-core/src/module/initializer.rs:149-152).
-func (w *World) param(d *Device, shape []int64, fanIn int64) (*Tensor, *Panic) {
-	k := 1 / math.Sqrt(float64(max(fanIn, 1)))
-	uniform := &Enum{Type: "Distribution", Variant: "Uniform", Fields: []Value{Float{V: -k}, Float{V: k}}}
-	sub := Call{Args: []Value{uniform, d}}
-	v, _, p := w.create("random", tensorType{rank: len(shape), kind: KindFloat}, shape, argList{c: sub}, 1)
+// param creates a Param tensor the way cfg's initializer does
+// (crates/burn-core/src/module/initializer.rs:134-200) on the device, then
+// require_grad. Both of a Linear's Params have fan_in d_input and fan_out
+// d_output.
+func (w *World) param(d *Device, shape []int64, cfg *LinearConfig) (*Tensor, *Panic) {
+	name, fill := initialization(cfg.initializer, float64(max(cfg.dIn, 1)), float64(max(cfg.dOut, 1)))
+	sub := Call{Args: []Value{fill, d}}
+	v, _, p := w.create(name, tensorType{rank: len(shape), kind: KindFloat}, shape, argList{c: sub}, 1)
 	if p != nil {
 		return nil, p
 	}
@@ -465,6 +476,65 @@ func (w *World) param(d *Device, shape []int64, fanIn int64) (*Tensor, *Panic) {
 		return nil, p
 	}
 	return out.(*Tensor), nil
+}
+
+// initialization is the creation op an Initializer runs and its fill
+// value or distribution. The default is KaimingUniform with gain
+// 1/sqrt(3): U(-k, k) with k = 1/sqrt(fan_in). Orthogonal, computed from
+// a QR decomposition, draws as random but carries no values.
+func initialization(init *Enum, fanIn, fanOut float64) (string, Value) {
+	field := func(name string, fallback float64) float64 {
+		if init == nil {
+			return fallback
+		}
+		if s, ok := scalarOf(init.Named[name]); ok {
+			if s.IsInt {
+				return float64(s.I)
+			}
+			return s.F
+		}
+		return fallback
+	}
+	uniform := func(lo, hi float64) (string, Value) {
+		return "random", &Enum{Type: "Distribution", Variant: "Uniform", Fields: []Value{Float{V: lo}, Float{V: hi}}}
+	}
+	normal := func(mean, std float64) (string, Value) {
+		return "random", &Enum{Type: "Distribution", Variant: "Normal", Fields: []Value{Float{V: mean}, Float{V: std}}}
+	}
+	kaiming := func() float64 {
+		if b, ok := Deref(init.Named["fan_out_only"]).(Bool); ok && bool(b) {
+			return 1 / math.Sqrt(fanOut)
+		}
+		return 1 / math.Sqrt(fanIn)
+	}
+	xavier := math.Sqrt(2 / (fanIn + fanOut))
+	if init == nil {
+		k := 1 / math.Sqrt(fanIn)
+		return uniform(-k, k)
+	}
+	switch init.Variant {
+	case "Zeros":
+		return "zeros", Unit{}
+	case "Ones":
+		return "ones", Unit{}
+	case "Constant":
+		return "full", Float{V: field("value", 0)}
+	case "Uniform":
+		return uniform(field("min", 0), field("max", 1))
+	case "Normal":
+		return normal(field("mean", 0), field("std", 1))
+	case "KaimingUniform":
+		a := math.Sqrt(3) * field("gain", 1) * kaiming()
+		return uniform(-a, a)
+	case "KaimingNormal":
+		return normal(0, field("gain", 1)*kaiming())
+	case "XavierUniform":
+		a := math.Sqrt(3) * field("gain", 1) * xavier
+		return uniform(-a, a)
+	case "XavierNormal":
+		return normal(0, field("gain", 1)*xavier)
+	}
+	return "random", Unit{}
 }
 
 func (w *World) linearMethod(m *Linear, c Call) (Value, *UsageError, *Panic) {

@@ -379,3 +379,20 @@ func TestComposedIndexingValues(t *testing.T) {
 		}
 	}
 }
+
+// with_initializer decides how a Linear's Params are made.
+func TestLinearInitializer(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	constant := &Enum{Type: "Initializer", Variant: "Constant", Named: map[string]Value{"value": f(0.5)}}
+	cfg := mustCall(t, w, method(mustCall(t, w, fn("LinearConfig::new", i(2), i(3))), "with_initializer", constant))
+	lin := mustCall(t, w, method(cfg, "init", ref(d))).(*Linear)
+	x := mustCall(t, w, fnG("Tensor::ones", []string{"2"}, dims(1, 2), ref(d)))
+	y := mustCall(t, w, method(lin, "forward", x)).(*Tensor)
+	if got := y.values.Preview(8); got != "[[1.5, 1.5, 1.5]]" {
+		t.Errorf("ones x constant 0.5 weights + 0.5 bias = %s", got)
+	}
+	if op := w.Trace()[0].Op; op != "float_full" {
+		t.Errorf("a constant Param is made by %s", op)
+	}
+}
