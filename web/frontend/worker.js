@@ -10,7 +10,10 @@
 import { ConsoleStdout, File, OpenFile, WASI } from "@bjorn3/browser_wasi_shim";
 
 let compiled = null; // Promise<WebAssembly.Module>
-let instance = null; // the current instance; replaced after any error
+// The current instance, as a promise so that a run that arrives while the
+// first instance is still being made waits for it instead of making a
+// second one; reset after any error.
+let instance = null;
 let stderr = [];
 
 const encoder = new TextEncoder();
@@ -69,23 +72,30 @@ function call(inst, request) {
   }
 }
 
+// currentInstance returns the instance, making it once from the compiled
+// module.
+function currentInstance() {
+  if (!instance) instance = compiled.then(instantiate);
+  return instance;
+}
+
 async function load(url, module) {
   compiled = module ? Promise.resolve(module) : WebAssembly.compileStreaming(fetchWithProgress(url));
   try {
     const m = await compiled;
-    instance = await instantiate(m);
+    await currentInstance();
     postMessage({ type: "ready", module: m });
   } catch (e) {
+    instance = null;
     postMessage({ type: "unavailable", error: String(e && e.message ? e.message : e) });
   }
 }
 
 async function runRequest(id, request) {
   try {
-    const m = await compiled;
-    if (!instance) instance = await instantiate(m);
+    const inst = await currentInstance();
     postMessage({ type: "started", id });
-    const json = call(instance, request);
+    const json = call(inst, request);
     postMessage({ type: "result", id, json });
   } catch (e) {
     // A trap leaves the Go runtime inside in an unknown state: the next
