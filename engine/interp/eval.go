@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"runtime"
 	"math"
 	"strconv"
 	"strings"
@@ -40,10 +41,19 @@ func isUnknown(v value) bool {
 	return ok
 }
 
+// yieldSteps is how often a long evaluation yields to other goroutines. A
+// Go runtime without preemption (WebAssembly) runs the garbage collector's
+// goroutines only when the running one yields; without this, a long run
+// that allocates grows its heap until the instance runs out of memory.
+const yieldSteps = 1 << 12
+
 // step counts one unit of work against the step budget.
 func (in *interp) step(r source.Range) *signal {
 	in.steps++
 	in.lastRange = r
+	if in.steps%yieldSteps == 0 {
+		runtime.Gosched()
+	}
 	if in.steps > in.opts.StepLimit {
 		return in.limit("time", r)
 	}
