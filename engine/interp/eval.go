@@ -2,8 +2,8 @@ package interp
 
 import (
 	"fmt"
-	"runtime"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
