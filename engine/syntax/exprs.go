@@ -172,13 +172,21 @@ func (p *parser) parseBinary(minPrec int) Expr {
 // parseBinaryFrom climbs precedences from lhs: left-associative operators
 // loop, tighter ones recurse; a second comparison in a row is an error, as
 // in Rust, and is parsed left-associatively to recover.
+//
+// Each operator nests the tree built so far one level deeper, and the
+// evaluator recurses as deep: a chain of operators counts against
+// MaxNesting like as many parentheses.
 func (p *parser) parseBinaryFrom(lhs Expr, minPrec int) Expr {
 	lastWasComparison := false
+	chained := 0
 	for {
 		prec := binaryPrec(p.tok)
 		if prec == 0 || prec < minPrec {
+			p.depth -= chained
 			return lhs
 		}
+		p.enter()
+		chained++
 		opTok := p.tok
 		p.next()
 		if prec == precCast {
@@ -228,9 +236,15 @@ func (p *parser) parseUnary() Expr {
 }
 
 // parsePostfix reads `?`, `.field`, `.0`, `.method::<G>(args)`, `.await`,
-// calls and indexing after x.
+// calls and indexing after x. Like an operator, each postfix nests x one
+// level deeper and counts against MaxNesting.
 func (p *parser) parsePostfix(x Expr) Expr {
+	chained := 0
 	for {
+		if p.is("?") || p.is(".") || p.is("(") || p.is("[") {
+			p.enter()
+			chained++
+		}
 		switch {
 		case p.is("?"):
 			p.next()
@@ -250,6 +264,7 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			p.noStruct = old
 			x = &IndexExpr{Range: p.rangeFrom(x.Span().Start), X: x, Index: index}
 		default:
+			p.depth -= chained
 			return x
 		}
 	}
