@@ -79,10 +79,54 @@ function currentInstance() {
   return instance;
 }
 
+// Warm-up programs run before the worker says it is ready. V8 compiles a
+// module's functions on first call, so the first real run would otherwise
+// pay for compiling the parser, the config reader, the dispatch model, the
+// catalog and the backend-extension routing; with these behind it, a
+// snippet's result follows "ready" within a frame.
+const WARM_UP = [
+  {
+    config: '[dependencies]\nburn = { version = "0.22", features = ["cuda", "wgpu", "flex"] }\n',
+    snippet: `use burn::tensor::{Device, Int, Tensor};
+let cuda = Device::cuda(0).autodiff();
+let w = Tensor::<2>::ones([2, 3], &cuda).require_grad();
+let x = Tensor::<2, Int>::arange(0..6, &Device::flex()).reshape([2, 3]).float();
+let y = (w.clone() * Tensor::from_inner(x.to_device(&cuda))).sum();
+let grads = y.backward();
+println!("{:?} {}", w.grad(&grads).map(|g| g.dims()), y);
+let gpu = Tensor::<2>::zeros([3, 2], &Device::wgpu(Default::default()));
+let z = w.inner() + gpu.matmul(Tensor::<2>::ones([2, 3], &Device::flex()));`,
+  },
+  {
+    config: '[dependencies]\nburn = { version = "0.22", features = ["extension", "flex", "ndarray"] }\n',
+    snippet: `use burn::backend::{backend_extension, tensor::FloatTensor, Dispatch, Flex, NdArray};
+use burn::tensor::{Device, Tensor};
+#[backend_extension(Flex, NdArray)]
+pub trait Scale: burn::backend::Backend {
+    fn scale(x: FloatTensor<Self>, y: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+impl Scale for Flex {}
+impl Scale for NdArray {}
+fn main() {
+    let a = Tensor::<1>::ones([2], &Device::flex());
+    let b = Tensor::<1>::ones([2], &Device::ndarray());
+    let c = Tensor::<1>::from_dispatch(Dispatch::scale(a.clone().into_dispatch(), a.into_dispatch()));
+    let d = Dispatch::scale(c.into_dispatch(), b.into_dispatch());
+}`,
+  },
+];
+
 async function load(url, module) {
   compiled = module ? Promise.resolve(module) : WebAssembly.compileStreaming(fetchWithProgress(url));
   try {
     const m = await compiled;
+    for (const request of WARM_UP) {
+      try {
+        call(await currentInstance(), request);
+      } catch {
+        instance = null; // a failed warm-up must not cost the real runs
+      }
+    }
     await currentInstance();
     postMessage({ type: "ready", module: m });
   } catch (e) {
