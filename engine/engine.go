@@ -11,6 +11,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/engine/config"
@@ -55,13 +56,13 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		if r := recover(); r != nil {
 			diags.Add(diag.Diagnostic{Code: "playground-internal-error", Severity: diag.Error, Phase: diag.Run,
 				Message: fmt.Sprintf("the playground failed on this program: %v", r), File: diag.MainRS})
-			res, detail = build(StatusRejected, diags, files, interp.Outcome{}), Detail{}
+			res, detail = build(StatusRejected, diags, files, interp.Outcome{}, false), Detail{}
 		}
 	}()
 
 	if d, ok := tooLarge(req); !ok {
 		diags.Add(d)
-		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
 	cfg, cdiags := config.Parse(req.Config)
@@ -69,7 +70,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	file, pdiags := syntax.Parse(req.Snippet)
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {
-		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
 	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit}
@@ -81,8 +82,9 @@ func runDetailed(req Request) (res Result, detail Detail) {
 			detail.CheckPanicIDs = append(detail.CheckPanicIDs, d.PanicID)
 		}
 	}
+	checkCut := checked.Limited == interp.LimitDiagnostics
 	if cdiags.HasErrors() || compileErrors(checked.Diags) {
-		return build(StatusRejected, diags, files, interp.Outcome{}), detail
+		return build(StatusRejected, diags, files, interp.Outcome{}, checkCut), detail
 	}
 
 	opts.Mode = interp.Run
@@ -99,7 +101,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	case ran.Limited != "" || compileErrors(ran.Diags):
 		status = StatusRejected
 	}
-	return build(status, diags, files, ran), detail
+	return build(status, diags, files, ran, checkCut), detail
 }
 
 func tooLarge(req Request) (diag.Diagnostic, bool) {
@@ -133,8 +135,9 @@ func compileErrors(list diag.List) bool {
 	return false
 }
 
-// build assembles the Result.
-func build(status string, diags diag.List, files map[string]*source.File, ran interp.Outcome) Result {
+// build assembles the Result. checkCut says the check stopped looking
+// after interp.MaxCheckDiagnostics.
+func build(status string, diags diag.List, files map[string]*source.File, ran interp.Outcome, checkCut bool) Result {
 	res := Result{
 		Status:      status,
 		Diagnostics: []Diagnostic{},
@@ -149,7 +152,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		}
 	}
 	diags.Sort()
-	diags = capDiagnostics(diags, ran.Panic)
+	diags = capDiagnostics(diags, ran.Panic, checkCut)
 	for _, d := range diags {
 		res.Diagnostics = append(res.Diagnostics, toJSON(d, files))
 	}
@@ -183,8 +186,9 @@ const MaxDiagnostics = 100
 
 // capDiagnostics keeps the first MaxDiagnostics of a sorted list, and every
 // diagnostic at the run's panic, which ties the panic to the check's report
-// of it. A note at the first one left out says how many were.
-func capDiagnostics(diags diag.List, panicked *interp.PanicAt) diag.List {
+// of it. A note at the first one left out says how many were: at least
+// that many when the check stopped looking (checkCut).
+func capDiagnostics(diags diag.List, panicked *interp.PanicAt, checkCut bool) diag.List {
 	if len(diags) <= MaxDiagnostics {
 		return diags
 	}
@@ -203,8 +207,12 @@ func capDiagnostics(diags diag.List, panicked *interp.PanicAt) diag.List {
 			dropped++
 		}
 	}
+	more := strconv.Itoa(dropped)
+	if checkCut {
+		more = "at least " + more
+	}
 	kept.Add(diag.Diagnostic{Code: "playground-diagnostic-limit", Severity: diag.Note, Phase: first.Phase, File: first.File, Range: first.Range,
-		Message: fmt.Sprintf("%d more diagnostics are not shown; the playground shows the first %d", dropped, MaxDiagnostics)})
+		Message: fmt.Sprintf("%s more diagnostics are not shown; the playground shows the first %d", more, MaxDiagnostics)})
 	kept.Sort()
 	return kept
 }

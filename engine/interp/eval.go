@@ -47,12 +47,24 @@ func isUnknown(v value) bool {
 // that allocates grows its heap until the instance runs out of memory.
 const yieldSteps = 1 << 12
 
+// MaxCheckDiagnostics is how many diagnostics a check collects before it
+// stops looking: a Result shows only the first hundred, and a file of a
+// hundred thousand errors would otherwise fill the memory of a WebAssembly
+// instance with them. A check stopped for it has Limited LimitDiagnostics.
+const (
+	MaxCheckDiagnostics = 1000
+	LimitDiagnostics    = "diagnostics"
+)
+
 // step counts one unit of work against the step budget.
 func (in *interp) step(r source.Range) *signal {
 	in.steps++
 	in.lastRange = r
 	if in.steps%yieldSteps == 0 {
 		runtime.Gosched()
+	}
+	if in.opts.Mode == Check && len(in.diags) >= MaxCheckDiagnostics {
+		return in.limit(LimitDiagnostics, r)
 	}
 	if in.steps > in.opts.StepLimit {
 		return in.limit("time", r)

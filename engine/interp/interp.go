@@ -70,7 +70,7 @@ type Outcome struct {
 	Output string
 	Trace  []TraceEvent
 	// Limited names the limit that stopped the evaluation ("time",
-	// "output"), or is empty.
+	// "output", LimitDiagnostics), or is empty.
 	Limited string
 }
 
