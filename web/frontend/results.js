@@ -17,7 +17,7 @@ export function shown(phase, mode, status) {
 
 export function visibleDiagnostics(result, mode) {
   return result.diagnostics
-    .map((d, index) => ({ ...d, index }))
+    .map((d, index) => ({ ...d, index, record: burnSource(d.record, result.panic, d.code) }))
     .filter((d) => shown(d.phase, mode, result.status));
 }
 
@@ -53,6 +53,19 @@ const at = (file, pos) => `${file}:${pos.line}:${pos.column}`;
 
 function gotoLink(file, pos, text, testid) {
   return el("a", { href: "#main", "data-goto": file, "data-line": pos.line, "data-column": pos.column, "data-testid": testid }, text);
+}
+
+// burnSource is where Burn raises the panic of this run: its own location
+// at the modelled commit (mirrors panicSource in web/ui/view.go), which can
+// differ from the line a record cites; otherwise the record's.
+const BURN_SOURCE_URL = "https://github.com/tracel-ai/burn/blob/2c06be351006851d42fdb6df16b976f4a82d9747/";
+
+export function burnSource(record, panic, code) {
+  if (!record) return record;
+  const m = panic && panic.code === code ? /^(crates\/[^:]+):(\d+)$/.exec(panic.location || "") : null;
+  if (!m) return record;
+  const line = Number(m[2]);
+  return { ...record, filePath: m[1], lineNumber: line, githubUrl: `${BURN_SOURCE_URL}${m[1]}#L${line}` };
 }
 
 function recordDetails(r) {

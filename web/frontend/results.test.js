@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { shown, visibleDiagnostics } from "./results.js";
+import { burnSource, shown, visibleDiagnostics } from "./results.js";
 
 test("the panic view hides the check's findings of a program that ran", () => {
   assert.equal(shown("check", "panic", "panicked"), false);
@@ -21,4 +21,17 @@ test("the panic view shows why a rejected program never ran", () => {
     visibleDiagnostics(result, "panic").map((d) => d.code),
     ["feature-not-enabled", "unknown-feature"],
   );
+});
+
+test("the panic's card links Burn's source at the modelled commit", () => {
+  const record = { filePath: "crates/burn-dispatch/src/remote_server.rs", lineNumber: 97, githubUrl: "seed" };
+  const panic = { code: "x", location: "crates/burn-dispatch/src/remote_server.rs:115" };
+  const got = burnSource(record, panic, "x");
+  assert.equal(got.lineNumber, 115);
+  assert.equal(
+    got.githubUrl,
+    "https://github.com/tracel-ai/burn/blob/2c06be351006851d42fdb6df16b976f4a82d9747/crates/burn-dispatch/src/remote_server.rs#L115",
+  );
+  assert.equal(burnSource(record, { code: "x", location: "src/main.rs:3:5" }, "x").lineNumber, 97);
+  assert.equal(burnSource(record, panic, "other").lineNumber, 97);
 });

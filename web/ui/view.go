@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine"
@@ -98,7 +99,11 @@ func (r *resultsView) diagnostics() []diagnosticView {
 	var out []diagnosticView
 	for i, d := range r.Result.Diagnostics {
 		if shown(d.Phase, r.Mode, r.Result.Status) {
-			out = append(out, diagnosticView{Diagnostic: d, Index: i, Record: decodeRecord(d.Record)})
+			rec := decodeRecord(d.Record)
+			if p := r.Result.Panic; p != nil && p.Code == d.Code {
+				rec.FilePath, rec.LineNumber, rec.GithubURL = panicSource(p.Location, rec)
+			}
+			out = append(out, diagnosticView{Diagnostic: d, Index: i, Record: rec})
 		}
 	}
 	return out
@@ -258,4 +263,20 @@ func applyFix(s State, fix engine.Fix) (State, error) {
 		limit[e.File] = start
 	}
 	return s, nil
+}
+
+// burnSourceURL is where the modelled Burn commit's files are read.
+const burnSourceURL = "https://github.com/tracel-ai/burn/blob/2c06be351006851d42fdb6df16b976f4a82d9747/"
+
+// panicSource is where Burn raises the panic of this run: the panic's own
+// location at the modelled commit, which can differ from the line a record
+// cites (the seed records were written against a later commit). A location
+// in the user's program, or none, keeps the record's.
+func panicSource(location string, rec record) (string, int, string) {
+	file, line, ok := strings.Cut(location, ":")
+	n, err := strconv.Atoi(line)
+	if !ok || err != nil || !strings.HasPrefix(file, "crates/") {
+		return rec.FilePath, rec.LineNumber, rec.GithubURL
+	}
+	return file, n, fmt.Sprintf("%s%s#L%d", burnSourceURL, file, n)
 }
