@@ -51,14 +51,18 @@ func (s *Server) checkRequest(req engine.Request) error {
 	return nil
 }
 
-// runJSON runs a request in the sandbox and records it.
+// runJSON runs a request in the sandbox (or Config.Runner) and records it.
 func (s *Server) runJSON(ctx context.Context, req engine.Request) ([]byte, error) {
-	if s.cfg.Sandbox == nil {
-		s.metrics.observe("error", 0)
-		return nil, fmt.Errorf("%w: %v", wasm.ErrUnavailable, s.cfg.SandboxError)
+	run := s.cfg.Runner
+	if run == nil {
+		if s.cfg.Sandbox == nil {
+			s.metrics.observe("error", 0)
+			return nil, fmt.Errorf("%w: %v", wasm.ErrUnavailable, s.cfg.SandboxError)
+		}
+		run = s.cfg.Sandbox.RunJSON
 	}
 	start := time.Now()
-	out, err := s.cfg.Sandbox.RunJSON(ctx, req)
+	out, err := run(ctx, req)
 	status := "error"
 	switch {
 	case err == nil:

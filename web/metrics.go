@@ -35,6 +35,7 @@ const (
 	limitBody    = "body"
 	limitSnippet = "snippet"
 	limitState   = "state"
+	limitRate    = "rate"
 )
 
 type metrics struct {
@@ -43,6 +44,7 @@ type metrics struct {
 	sumNS   atomic.Int64
 
 	body, snippet, state atomic.Int64 // requests refused with 413
+	rate                 atomic.Int64 // requests refused with 429 by the rate limit
 }
 
 func (m *metrics) observe(status string, took time.Duration) {
@@ -68,6 +70,8 @@ func (m *metrics) refuse(limit string) {
 		m.snippet.Add(1)
 	case limitState:
 		m.state.Add(1)
+	case limitRate:
+		m.rate.Add(1)
 	}
 }
 
@@ -98,7 +102,7 @@ func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
 		limit string
 		n     int64
 	}{
-		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()},
+		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()}, {"rate", m.rate.Load()},
 		{"queue", s.Busy}, {"time", s.TimeLimits}, {"memory", s.MemoryLimits}, {"result", s.ResultLimits},
 	} {
 		fmt.Fprintf(w, "playground_limit_hits_total{limit=%q} %d\n", hit.limit, hit.n)

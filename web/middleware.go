@@ -129,6 +129,7 @@ const (
 	codeSnippetTooLarge  = "snippet_too_large"
 	codeStateTooLarge    = "state_too_large"
 	codeBusy             = "busy"
+	codeRateLimited      = "rate_limited"
 	codeUnavailable      = "sandbox_unavailable"
 	codeCrashed          = "engine_crashed"
 	codeNotFound         = "not_found"
@@ -171,7 +172,7 @@ func errorHandler(e *echo.Echo, logger *slog.Logger) echo.HTTPErrorHandler {
 				logger.Error("api", "path", path, "err", err)
 			}
 		}
-		if ae.Status == http.StatusTooManyRequests {
+		if ae.Status == http.StatusTooManyRequests && c.Response().Header().Get(echo.HeaderRetryAfter) == "" {
 			c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(retryAfter.Seconds())))
 		}
 		_ = c.JSON(ae.Status, map[string]*apiError{"error": ae})

@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/store"
 	"github.com/dispatch-playground/playground/wasm"
@@ -25,14 +27,22 @@ type Config struct {
 	// SandboxError says why; runs then answer 503.
 	Sandbox      *wasm.Sandbox
 	SandboxError error
+	// Runner, when set, runs requests in place of Sandbox and returns the
+	// Result JSON. It exists so that a load test can put the native engine
+	// behind the same server and measure what the sandbox costs; a server
+	// that takes strangers' programs runs them in the sandbox.
+	Runner func(ctx context.Context, req engine.Request) ([]byte, error)
 	// Shares keeps shared states. Nil turns sharing off (503).
 	Shares *store.Store
 	// Static is the tree served under /static/; nil means the files
 	// embedded from web/static.
-	Static  fs.FS
-	Limits  Limits
-	CORS    CORSConfig
-	Version string
+	Static fs.FS
+	Limits Limits
+	// RateLimit bounds each client's requests; the zero value turns it
+	// off (DefaultRateLimit is what `playground serve` uses).
+	RateLimit RateLimit
+	CORS      CORSConfig
+	Version   string
 	// Logger receives request logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -70,6 +80,9 @@ func New(cfg Config) (*Server, error) {
 	e.Use(middleware.Recover())
 	e.Use(requestLogger(s.log))
 	e.Use(CORSWithConfig(cfg.CORS))
+	if cfg.RateLimit.PerSecond > 0 {
+		e.Use(rateLimited(newLimiter(cfg.RateLimit, time.Now), &s.metrics))
+	}
 
 	e.POST("/api/run", s.handleRun)
 	e.GET("/api/catalog", s.handleCatalog)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine"
@@ -23,6 +24,9 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	limits := web.DefaultLimits()
 	fs.Int64Var(&limits.BodyBytes, "max-body", web.DefaultBodyBytes, "largest request body, in bytes (413 above)")
 	fs.IntVar(&limits.SnippetBytes, "max-snippet", web.DefaultSnippetBytes, "largest snippet, in bytes (413 above)")
+	rate := web.DefaultRateLimit
+	fs.Float64Var(&rate.PerSecond, "rate-limit", rate.PerSecond, "runs and writes a client may make per second, sustained (429 above); 0 turns the limit off")
+	fs.IntVar(&rate.Burst, "rate-burst", rate.Burst, "runs and writes a client may make at once")
 	sf := addSandboxFlags(fs)
 	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
@@ -35,10 +39,11 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 
 	cfg := web.Config{
-		Limits:  limits,
-		CORS:    web.CORSConfig{AllowOrigins: splitList(*origins), AllowWrites: *writes, MaxAge: web.DefaultCORSConfig.MaxAge},
-		Version: engine.Version,
-		Logger:  logger,
+		Limits:    limits,
+		RateLimit: rate,
+		CORS:      web.CORSConfig{AllowOrigins: splitList(*origins), AllowWrites: *writes, MaxAge: web.DefaultCORSConfig.MaxAge},
+		Version:   engine.Version,
+		Logger:    logger,
 	}
 	// A server without a sandbox still serves pages and answers runs with
 	// 503, which says more than refusing to start.
@@ -48,6 +53,10 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	} else {
 		cfg.Sandbox = sb
 		defer sb.Close(context.Background())
+		// GOMEMLIMIT, when set, is the operator's choice.
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(web.SoftMemoryLimit(sf.limits))
+		}
 		logger.Info("sandbox ready", "instances", sf.limits.PoolSize, "memory_pages", sf.limits.MemoryPages, "wall_time", sf.limits.WallTime)
 	}
 	if *db != "" {
