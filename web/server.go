@@ -78,6 +78,7 @@ func New(cfg Config) (*Server, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(e, s.log)
 	e.Use(middleware.Recover())
+	e.Use(baseHeaders)
 	e.Use(requestLogger(s.log))
 	e.Use(CORSWithConfig(cfg.CORS))
 	if cfg.RateLimit.PerSecond > 0 {
