@@ -824,6 +824,9 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		return nil, sig
 	}
 	iter := func(v value) (bool, *signal) {
+		if sig := in.step(e.Range); sig != nil {
+			return true, sig
+		}
 		in.push()
 		in.bindPattern(e.Pat, v)
 		_, sig := in.block(e.Body)
@@ -868,6 +871,9 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 
 func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 	for {
+		if sig := in.step(e.Range); sig != nil {
+			return nil, sig
+		}
 		if e.Let != nil {
 			v, sig := in.expr(e.Cond)
 			if sig != nil {
@@ -899,8 +905,13 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 	}
 }
 
+// Each iteration of a loop is a step, so that a loop with an empty body
+// (`loop {}`) still ends at the step budget.
 func (in *interp) loopExpr(e *syntax.LoopExpr) (value, *signal) {
 	for {
+		if sig := in.step(e.Range); sig != nil {
+			return nil, sig
+		}
 		_, sig := in.block(e.Body)
 		if sig != nil {
 			switch sig.kind {
