@@ -1,0 +1,165 @@
+package wasm_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/wasm"
+	"github.com/dispatch-playground/playground/wasm/abi"
+	"github.com/dispatch-playground/playground/wasm/wasmtest"
+)
+
+// FuzzRequest sends arbitrary bytes down both of the host's request paths:
+// the server's (decode natively, then Sandbox.RunJSON with the two texts)
+// and the browser's (the bytes as they are into the guest's `run` export).
+// Neither may crash the host; each gives a Result of the contract or a
+// clear error; and every Result is the native engine's for the same bytes,
+// or the sandbox's own for a limit only the host enforces.
+func FuzzRequest(f *testing.F) {
+	for _, req := range exampleRequests(f) {
+		f.Add(encode(f, req))
+	}
+	for _, seed := range []string{
+		``, `{}`, `null`, `[]`, `{"snippet": 7}`, `{"config": "", "snippet": "let x = 1;"`,
+		`{"snippet": "\ud800"}`, "{\"snippet\": \"\xff\xfe\"}", `{"snippet": "` + "\x00" + `"}`,
+		`{"config": "[dependencies]\nburn = \"0.22\"", "snippet": "loop {}", "extra": [1, 2]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	module := wasmtest.Build(f)
+	limits := testLimits()
+	limits.PoolSize = 1
+	sb := wasmtest.NewSandbox(f, module, limits)
+	browser := newRunExport(f, module, limits)
+
+	f.Fuzz(func(t *testing.T, request []byte) {
+		native, nativeErr := abi.Handle(request)
+		req, err := abi.DecodeRequest(request)
+		if err != nil {
+			if !errors.Is(err, abi.ErrBadRequest) || nativeErr == nil {
+				t.Fatalf("decoding %q: %v; the native path said %v", request, err, nativeErr)
+			}
+		} else {
+			if nativeErr != nil {
+				t.Fatalf("the native engine failed on a request that decodes: %v", nativeErr)
+			}
+			out, err := sb.RunJSON(context.Background(), req)
+			if err != nil {
+				t.Fatalf("the sandbox failed on %q: %v", request, err)
+			}
+			checkResult(t, "sandbox", out, native, req, limits)
+		}
+
+		out, limited := browser.run(t, request)
+		switch {
+		case limited:
+		case nativeErr != nil && out != nil:
+			t.Fatalf("run took %q, which the native path refuses (%v), and gave %.300s", request, nativeErr, out)
+		case nativeErr == nil && out == nil:
+			t.Fatalf("run refused %q, which the native path runs", request)
+		case nativeErr == nil:
+			checkResult(t, "run export", out, native, req, limits)
+		}
+	})
+}
+
+// checkResult requires out to be a Result of the contract that the sandbox
+// may give for req: the native engine's, or its own for a host limit.
+func checkResult(t *testing.T, path string, out, native []byte, req engine.Request, limits wasm.Limits) {
+	t.Helper()
+	var res engine.Result
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%s: not JSON: %v: %.300s", path, err, out)
+	}
+	switch res.Status {
+	case engine.StatusOK, engine.StatusPanicked, engine.StatusRejected:
+	default:
+		t.Fatalf("%s: status %q", path, res.Status)
+	}
+	if !wasmtest.Agrees(out, native, req, limits) {
+		t.Fatalf("%s: the Result differs from the native engine's\n%s  %.500s\nnative %.500s", path, path, out, native)
+	}
+}
+
+// runExport is one guest instance driven as the browser's worker drives
+// it: alloc, write the Request JSON, run. It is replaced after any trap.
+type runExport struct {
+	rt     wazero.Runtime
+	module wazero.CompiledModule
+	limits wasm.Limits
+	mod    api.Module
+	stderr bytes.Buffer
+}
+
+func newRunExport(tb testing.TB, module []byte, limits wasm.Limits) *runExport {
+	tb.Helper()
+	ctx := context.Background()
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
+		WithCloseOnContextDone(true).WithMemoryLimitPages(limits.MemoryPages).WithCompilationCache(wasmtest.Cache()))
+	tb.Cleanup(func() { _ = rt.Close(ctx) })
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	compiled, err := rt.CompileModule(ctx, module)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &runExport{rt: rt, module: compiled, limits: limits}
+}
+
+// run calls the export with request. limited reports a run the host
+// stopped (wall time, memory): the instance is then replaced.
+func (r *runExport) run(t *testing.T, request []byte) (out []byte, limited bool) {
+	t.Helper()
+	ctx := context.Background()
+	if r.mod == nil {
+		r.stderr.Reset()
+		mod, err := r.rt.InstantiateModule(ctx, r.module, wazero.NewModuleConfig().
+			WithName("").WithStartFunctions(abi.ExportInitialize).WithStderr(&r.stderr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.mod = mod
+	}
+	res, err := r.mod.ExportedFunction(abi.ExportAlloc).Call(ctx, uint64(len(request)))
+	if err != nil {
+		t.Fatalf("alloc: %v", err)
+	}
+	ptr := uint32(res[0])
+	if !r.mod.Memory().Write(ptr, request) {
+		t.Fatalf("alloc gave %#x, outside memory", ptr)
+	}
+	runCtx, cancel := context.WithTimeout(ctx, r.limits.WallTime)
+	res, err = r.mod.ExportedFunction(abi.ExportRun).Call(runCtx, uint64(ptr), uint64(len(request)))
+	cancel()
+	if err != nil {
+		// A trap leaves the guest's runtime in an undefined state.
+		_ = r.mod.Close(ctx)
+		r.mod = nil
+		if errors.Is(runCtx.Err(), context.DeadlineExceeded) || strings.Contains(r.stderr.String(), "out of memory") {
+			return nil, true
+		}
+		t.Fatalf("run trapped on %q: %v\n%.2000s", request, err, r.stderr.String())
+	}
+	defer func() {
+		if _, err := r.mod.ExportedFunction(abi.ExportFree).Call(ctx, uint64(ptr)); err != nil {
+			t.Fatalf("free: %v", err)
+		}
+	}()
+	if res[0] == 0 {
+		return nil, false
+	}
+	p, n := abi.Unpack(res[0])
+	view, ok := r.mod.Memory().Read(p, n)
+	if !ok {
+		t.Fatalf("run returned %#x+%d, outside memory", p, n)
+	}
+	return append([]byte(nil), view...), false
+}
