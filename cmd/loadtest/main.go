@@ -6,6 +6,7 @@
 //
 //	go run ./cmd/loadtest                      # in-process server, 200 clients, 30 s
 //	go run ./cmd/loadtest -url http://127.0.0.1:8080 -pid $(pidof playground)
+//	go run ./cmd/loadtest -compare -clients 8   # native, sandbox, HTTP side by side
 //
 // It only talks to loopback addresses. Exit status 1 means a check failed.
 package main
@@ -30,6 +31,7 @@ func main() {
 	flag.StringVar(&o.wasm, "wasm", "web/static/engine.wasm", "engine.wasm for the in-process server (empty: the one embedded in this binary)")
 	flag.IntVar(&o.maxRSSMiB, "max-rss", 1024, "fail if the server's resident memory exceeds this many MiB")
 	examples := flag.String("examples", "", "only the examples whose names match this regular expression")
+	flag.BoolVar(&o.compare, "compare", false, "measure, one after the other, the native engine and the sandbox in this process and a loopback server in front of each, and print them side by side")
 	flag.Parse()
 	if *examples != "" {
 		re, err := regexp.Compile(*examples)
@@ -41,15 +43,32 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	r, err := run(ctx, o, os.Stdout)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "loadtest:", err)
-		os.Exit(2)
-	}
-	if failures := r.failures(o); len(failures) > 0 {
-		for _, f := range failures {
-			fmt.Println("FAIL:", f)
+	var reports []*report
+	if o.compare {
+		paths, err := compare(ctx, o, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
 		}
+		for _, p := range paths {
+			reports = append(reports, p.r)
+		}
+	} else {
+		r, err := run(ctx, o, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
+		reports = append(reports, r)
+	}
+	failed := false
+	for _, r := range reports {
+		for _, f := range r.failures(o) {
+			fmt.Println("FAIL:", f)
+			failed = true
+		}
+	}
+	if failed {
 		os.Exit(1)
 	}
 	fmt.Println("PASS")
@@ -64,4 +83,5 @@ type options struct {
 	wasm      string
 	maxRSSMiB int
 	filter    *regexp.Regexp
+	compare   bool
 }
