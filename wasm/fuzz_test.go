@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,8 @@ func FuzzRequest(f *testing.F) {
 	// inputs.
 	limits.WallTime = 500 * time.Millisecond
 	sb := wasmtest.NewSandbox(f, module, limits)
-	browser := newRunExport(f, module, limits)
+	reqs := exampleRequests(f)
+	browser := newRunExport(f, module, limits, encode(f, reqs["wrong-device-add"]))
 
 	f.Fuzz(func(t *testing.T, request []byte) {
 		native, nativeErr := abi.Handle(request)
@@ -97,16 +99,20 @@ func checkResult(t *testing.T, path string, out, native []byte, req engine.Reque
 }
 
 // runExport is one guest instance driven as the browser's worker drives
-// it: alloc, write the Request JSON, run. It is replaced after any trap.
+// it: alloc, write the Request JSON, run, free. It is replaced after any
+// trap, and a new one runs warmUp first, as the sandbox and the worker warm
+// theirs: the first run of an instance loads the catalog, which in wasm
+// takes longer than a short wall time.
 type runExport struct {
 	rt     wazero.Runtime
 	module wazero.CompiledModule
 	limits wasm.Limits
+	warmUp []byte
 	mod    api.Module
 	stderr bytes.Buffer
 }
 
-func newRunExport(tb testing.TB, module []byte, limits wasm.Limits) *runExport {
+func newRunExport(tb testing.TB, module []byte, limits wasm.Limits, warmUp []byte) *runExport {
 	tb.Helper()
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
@@ -117,55 +123,65 @@ func newRunExport(tb testing.TB, module []byte, limits wasm.Limits) *runExport {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &runExport{rt: rt, module: compiled, limits: limits}
+	return &runExport{rt: rt, module: compiled, limits: limits, warmUp: warmUp}
 }
 
 // run calls the export with request. limited reports a run the host
 // stopped (wall time, memory): the instance is then replaced.
 func (r *runExport) run(t *testing.T, request []byte) (out []byte, limited bool) {
 	t.Helper()
-	ctx := context.Background()
 	if r.mod == nil {
 		r.stderr.Reset()
-		mod, err := r.rt.InstantiateModule(ctx, r.module, wazero.NewModuleConfig().
+		mod, err := r.rt.InstantiateModule(context.Background(), r.module, wazero.NewModuleConfig().
 			WithName("").WithStartFunctions(abi.ExportInitialize).WithStderr(&r.stderr))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.mod = mod
+		if _, err := r.call(context.Background(), r.warmUp); err != nil {
+			t.Fatalf("warm-up: %v\n%.2000s", err, r.stderr.String())
+		}
 	}
-	res, err := r.mod.ExportedFunction(abi.ExportAlloc).Call(ctx, uint64(len(request)))
-	if err != nil {
-		t.Fatalf("alloc: %v", err)
-	}
-	ptr := uint32(res[0])
-	if !r.mod.Memory().Write(ptr, request) {
-		t.Fatalf("alloc gave %#x, outside memory", ptr)
-	}
-	runCtx, cancel := context.WithTimeout(ctx, r.limits.WallTime)
-	res, err = r.mod.ExportedFunction(abi.ExportRun).Call(runCtx, uint64(ptr), uint64(len(request)))
-	cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), r.limits.WallTime)
+	defer cancel()
+	out, err := r.call(ctx, request)
 	if err != nil {
 		// A trap leaves the guest's runtime in an undefined state.
-		_ = r.mod.Close(ctx)
+		_ = r.mod.Close(context.Background())
 		r.mod = nil
-		if errors.Is(runCtx.Err(), context.DeadlineExceeded) || strings.Contains(r.stderr.String(), "out of memory") {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || strings.Contains(r.stderr.String(), "out of memory") {
 			return nil, true
 		}
 		t.Fatalf("run trapped on %q: %v\n%.2000s", request, err, r.stderr.String())
 	}
-	defer func() {
-		if _, err := r.mod.ExportedFunction(abi.ExportFree).Call(ctx, uint64(ptr)); err != nil {
-			t.Fatalf("free: %v", err)
+	return out, false
+}
+
+// call writes request into a buffer from alloc, runs it and copies the
+// Result out; nil when run refused the request.
+func (r *runExport) call(ctx context.Context, request []byte) ([]byte, error) {
+	res, err := r.mod.ExportedFunction(abi.ExportAlloc).Call(ctx, uint64(len(request)))
+	if err != nil {
+		return nil, fmt.Errorf("alloc: %w", err)
+	}
+	ptr := uint32(res[0])
+	if !r.mod.Memory().Write(ptr, request) {
+		return nil, fmt.Errorf("alloc gave %#x, outside memory", ptr)
+	}
+	res, err = r.mod.ExportedFunction(abi.ExportRun).Call(ctx, uint64(ptr), uint64(len(request)))
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	if p, n := abi.Unpack(res[0]); res[0] != 0 {
+		view, ok := r.mod.Memory().Read(p, n)
+		if !ok {
+			return nil, fmt.Errorf("run returned %#x+%d, outside memory", p, n)
 		}
-	}()
-	if res[0] == 0 {
-		return nil, false
+		out = append([]byte(nil), view...)
 	}
-	p, n := abi.Unpack(res[0])
-	view, ok := r.mod.Memory().Read(p, n)
-	if !ok {
-		t.Fatalf("run returned %#x+%d, outside memory", p, n)
+	if _, err := r.mod.ExportedFunction(abi.ExportFree).Call(ctx, uint64(ptr)); err != nil {
+		return nil, fmt.Errorf("free: %w", err)
 	}
-	return append([]byte(nil), view...), false
+	return out, nil
 }
