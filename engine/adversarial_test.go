@@ -21,6 +21,7 @@ func TestAdversarial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { t.Logf("the process's memory peaked at %d MiB", adversarial.PeakRSS()>>20) }()
 	for _, c := range cases {
 		want := c.Want.Engine
 		if want == nil {

@@ -41,6 +41,7 @@ func TestAdversarial(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(web.SoftMemoryLimit(limits)))
 	f := newFixture(t, wasmtest.Build(t), limits, nil)
 	bound := adversarial.TimeLimit + adversarial.Grace
+	defer func() { t.Logf("the process's memory peaked at %d MiB", adversarial.PeakRSS()>>20) }()
 	for _, c := range cases {
 		if c.Want.Run == nil && c.Want.Share == nil {
 			continue
