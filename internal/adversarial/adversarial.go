@@ -217,10 +217,11 @@ func isResultStatus(s string) bool { return s == "ok" || s == "panicked" || s ==
 // Bounds every answer is held to.
 const (
 	// TimeLimit is the sandbox's wall time per run (wasm.DefaultWallTime;
-	// the server's test checks they agree), and Grace what an answer may
-	// take beyond it.
+	// the server's test checks they agree). The time each answer takes is
+	// logged and reported in BENCHMARKS.md against TimeLimit plus a
+	// second; the tests do not assert it, since a loaded machine would
+	// fail a clock.
 	TimeLimit = 2 * time.Second
-	Grace     = time.Second
 	// MemoryLimit bounds the resident memory of the process answering.
 	MemoryLimit = 512 << 20
 	// ResultLimit is the sandbox's cap on a Result's JSON
