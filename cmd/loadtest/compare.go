@@ -190,22 +190,7 @@ func loadOverHTTP(ctx context.Context, o options, jobs []job, cfg web.Config) (*
 	ctx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
 	r := &report{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	for c := range o.clients {
-		wg.Go(func() {
-			var local report
-			for i := c; ctx.Err() == nil; i++ {
-				local.send(ctx, client, target, jobs[i%len(jobs)])
-			}
-			mu.Lock()
-			r.merge(&local)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	r.elapsed = time.Since(start)
+	sendUntilDone(ctx, client, target, jobs, o.clients, r)
 	return r, nil
 }
 

@@ -112,22 +112,7 @@ func run(ctx context.Context, o options, out io.Writer) (*report, error) {
 	}()
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.clients, MaxConnsPerHost: o.clients}}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	for c := range o.clients {
-		wg.Go(func() {
-			var local report
-			for i := c; ctx.Err() == nil; i++ {
-				local.send(ctx, client, target, jobs[i%len(jobs)])
-			}
-			mu.Lock()
-			r.merge(&local)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	r.elapsed = time.Since(start)
+	sendUntilDone(ctx, client, target, jobs, o.clients, r)
 	<-sampled
 	r.rssEnd = rss(pid)
 	r.rssPeak = max(r.rssPeak, r.rssEnd)
@@ -327,4 +312,26 @@ func rss(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// sendUntilDone runs clients concurrent clients, each sending the jobs in
+// turn (starting at its own offset) until ctx is done, and merges what
+// they saw into r.
+func sendUntilDone(ctx context.Context, client *http.Client, target string, jobs []job, clients int, r *report) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range clients {
+		wg.Go(func() {
+			var local report
+			for i := c; ctx.Err() == nil; i++ {
+				local.send(ctx, client, target, jobs[i%len(jobs)])
+			}
+			mu.Lock()
+			r.merge(&local)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	r.elapsed = time.Since(start)
 }
