@@ -20,7 +20,8 @@ import (
 //
 //	BenchmarkRun/path=engine    engine.Run alone
 //	BenchmarkRun/path=native    abi.Handle: Request JSON in, engine.Run, Result JSON out
-//	BenchmarkRun/path=sandbox   the same request through a pooled instance
+//	BenchmarkRun/path=sandbox   the same request through a pooled instance (InProcess)
+//	BenchmarkRun/path=process   the same through a pooled worker process (ProcessIsolation)
 //
 // (path=http is in package web). BenchmarkThroughput runs the same
 // examples from GOMAXPROCS goroutines, native against the pool.
@@ -51,6 +52,7 @@ func benchCases(b *testing.B) []benchCase {
 func BenchmarkRun(b *testing.B) {
 	cases := benchCases(b)
 	sb := wasmtest.NewSandbox(b, wasmtest.Build(b), testLimits())
+	workers := wasmtest.NewIsolatedSandbox(b, wasmtest.Build(b), testLimits(), wasm.ProcessIsolation)
 	for _, c := range cases {
 		b.Run("path=engine/ex="+c.name, func(b *testing.B) {
 			defer wasmtest.ReportCPU(b)()
@@ -74,12 +76,21 @@ func BenchmarkRun(b *testing.B) {
 				}
 			}
 		})
+		b.Run("path=process/ex="+c.name, func(b *testing.B) {
+			defer wasmtest.ReportCPU(b)()
+			for b.Loop() {
+				if _, err := workers.RunJSON(context.Background(), c.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
 func BenchmarkThroughput(b *testing.B) {
 	cases := benchCases(b)
 	sb := wasmtest.NewSandbox(b, wasmtest.Build(b), testLimits())
+	workers := wasmtest.NewIsolatedSandbox(b, wasmtest.Build(b), testLimits(), wasm.ProcessIsolation)
 	b.Run("path=native", func(b *testing.B) {
 		defer wasmtest.ReportCPU(b)()
 		b.RunParallel(func(pb *testing.PB) {
@@ -90,16 +101,21 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 		})
 	})
-	b.Run("path=sandbox", func(b *testing.B) {
-		defer wasmtest.ReportCPU(b)()
-		b.RunParallel(func(pb *testing.PB) {
-			for i := 0; pb.Next(); i++ {
-				if _, err := sb.RunJSON(context.Background(), cases[i%len(cases)].req); err != nil {
-					b.Fatal(err)
+	for _, p := range []struct {
+		name string
+		sb   *wasm.Sandbox
+	}{{"sandbox", sb}, {"process", workers}} {
+		b.Run("path="+p.name, func(b *testing.B) {
+			defer wasmtest.ReportCPU(b)()
+			b.RunParallel(func(pb *testing.PB) {
+				for i := 0; pb.Next(); i++ {
+					if _, err := p.sb.RunJSON(context.Background(), cases[i%len(cases)].req); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
-	})
+	}
 }
 
 // BenchmarkTerminationChecks runs engine.wasm's run_request on one

@@ -10,9 +10,19 @@
 // memory never shrinks.
 //
 // The guest gets no filesystem, network, environment, arguments or real
-// clock, and runs with WithCloseOnContextDone: without it a deadline cannot
-// stop a spinning guest, and the next garbage collection of the host waits
-// for it forever.
+// clock. A run that overruns its deadline must be stopped, and there are two
+// ways (Isolation):
+//
+//   - InProcess: the instances live in this process, compiled with
+//     WithCloseOnContextDone. Without it a deadline cannot stop a spinning
+//     guest, and the next garbage collection of the host waits for it
+//     forever; with it, wazero calls out to the host at every loop
+//     iteration of the guest, which makes a run about three times slower.
+//   - ProcessIsolation: each instance lives in a worker process (this
+//     program started again, see worker.go), compiled without those checks,
+//     and a run that overruns is stopped by killing its worker. The pool,
+//     its limits and the Results are the same; only the cost differs. This
+//     is what `playground serve` uses.
 //
 // This package knows nothing about HTTP; it must not import web or store.
 package wasm

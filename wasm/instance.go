@@ -23,6 +23,20 @@ const minInputCapacity = 64 << 10
 // ...") and then the stacks of every goroutine, which can be long.
 const stderrHead = 4 << 10
 
+// runner is one instance of the pool: an instance in this process, or a
+// process holding one.
+type runner interface {
+	// call runs a request. An error wrapping abi.ErrBadRequest means the
+	// guest ran nothing and the runner may serve again; after any other
+	// error it must be closed.
+	call(ctx context.Context, req engine.Request) ([]byte, error)
+	// memoryPages is the size of the guest's linear memory after the last call.
+	memoryPages() uint32
+	// guestStderr is the head of what the guest printed in the last call.
+	guestStderr() string
+	close(ctx context.Context) error
+}
+
 // instance is one guest module. It is used by one goroutine at a time.
 type instance struct {
 	mod                     api.Module
@@ -120,6 +134,8 @@ func (in *instance) reserve(ctx context.Context, n uint32) error {
 
 // memoryPages is the current size of the guest's linear memory.
 func (in *instance) memoryPages() uint32 { return in.mod.Memory().Size() / PageSize }
+
+func (in *instance) guestStderr() string { return in.stderr.String() }
 
 func (in *instance) close(ctx context.Context) error { return in.mod.Close(ctx) }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/examples"
+	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/wasm/wasmtest"
 )
@@ -29,7 +30,8 @@ func exampleRequests(t testing.TB) map[string]engine.Request {
 }
 
 // TestParity is the promise that the engine runs the same everywhere: every
-// example gives byte-identical Result JSON natively and in the sandbox.
+// example gives byte-identical Result JSON natively and in the sandbox, with
+// either isolation.
 //
 // The wall time limit is a backstop that depends on the machine; parity is
 // about the engine, whose own limits are deterministic, so it is lifted here:
@@ -37,20 +39,23 @@ func exampleRequests(t testing.TB) map[string]engine.Request {
 func TestParity(t *testing.T) {
 	limits := testLimits()
 	limits.WallTime = time.Minute
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), limits)
-	for name, req := range exampleRequests(t) {
-		t.Run(name, func(t *testing.T) {
-			native, err := abi.Encode(engine.Run(req))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sandboxed, err := sb.RunJSON(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(native) != string(sandboxed) {
-				t.Errorf("native and sandbox differ\nnative  %s\nsandbox %s", native, sandboxed)
-			}
-		})
-	}
+	reqs := exampleRequests(t)
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), limits, iso)
+		for name, req := range reqs {
+			t.Run(name, func(t *testing.T) {
+				native, err := abi.Encode(engine.Run(req))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sandboxed, err := sb.RunJSON(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(native) != string(sandboxed) {
+					t.Errorf("native and sandbox differ\nnative  %s\nsandbox %s", native, sandboxed)
+				}
+			})
+		}
+	})
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
@@ -39,14 +40,62 @@ var (
 // (about a second together).
 const instantiateTimeout = 30 * time.Second
 
+// Isolation says where a Sandbox's instances run.
+type Isolation int
+
+const (
+	// InProcess runs every instance in this process. wazero then checks
+	// for a closed module at every loop iteration of the guest
+	// (WithCloseOnContextDone), which is how a deadline stops a spinning
+	// guest without hanging the host, and which makes runs about three
+	// times slower.
+	InProcess Isolation = iota
+	// ProcessIsolation runs each instance in a worker process (this
+	// program started again, see WorkerEnv), compiled without those checks:
+	// a run that overruns its deadline is stopped by killing its worker.
+	// Workers share compiled code through a directory, so a new one starts
+	// in well under a second.
+	ProcessIsolation
+)
+
+// String is the name --isolation takes.
+func (i Isolation) String() string {
+	switch i {
+	case InProcess:
+		return "in-process"
+	case ProcessIsolation:
+		return "process"
+	}
+	return fmt.Sprintf("Isolation(%d)", int(i))
+}
+
+// Set reads a name String returns, so that an Isolation is a flag.Value.
+func (i *Isolation) Set(s string) error {
+	for _, known := range []Isolation{InProcess, ProcessIsolation} {
+		if s == known.String() {
+			*i = known
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is neither %q nor %q", s, InProcess, ProcessIsolation)
+}
+
 // Config configures New.
 type Config struct {
 	// Module is the bytes of engine.wasm.
 	Module []byte
 	Limits Limits
-	// Cache shares compiled code between sandboxes of one process, or keeps
-	// it on disk across processes (wazero.NewCompilationCacheWithDir). Nil
-	// means a cache of this sandbox's own.
+	// Isolation is where instances run; the zero value is InProcess.
+	Isolation Isolation
+	// WorkerCommand starts a worker for ProcessIsolation. Nil means this
+	// program, which can serve as one because it imports this package.
+	WorkerCommand []string
+	// CacheDir keeps compiled code on disk, so that a restart skips
+	// compiling. ProcessIsolation needs a directory for its workers to share
+	// and makes a temporary one, removed by Close, when this is empty.
+	CacheDir string
+	// Cache shares compiled code between InProcess sandboxes of one
+	// process. Nil means CacheDir's, or none: the sandbox compiles once.
 	Cache wazero.CompilationCache
 	// Logger receives a record for every instance replaced after a failure.
 	// Nil discards them.
@@ -56,20 +105,32 @@ type Config struct {
 // Sandbox runs requests through a pool of engine.wasm instances. It is safe
 // for concurrent use.
 type Sandbox struct {
-	limits   Limits
+	limits    Limits
+	isolation Isolation
+	log       *slog.Logger
+
+	// InProcess: the runtime the instances live in.
 	runtime  wazero.Runtime
 	compiled wazero.CompiledModule
-	log      *slog.Logger
+
+	// ProcessIsolation: how to start a worker, and the live ones, which
+	// Close kills.
+	module   []byte
+	command  []string
+	cacheDir string
+	tempDir  string // a cacheDir of our own, removed by Close
+	workers  map[*process]struct{}
 
 	// slots holds one entry per pool slot: an idle instance, or nil for a
 	// slot whose instance was discarded and not yet replaced.
-	slots chan *instance
+	slots chan runner
 	// admitted holds a token for each run either executing or waiting.
 	admitted chan struct{}
 
 	done chan struct{}
 	// mu orders replace against Close: a replacement starts only while the
-	// sandbox is open, and Close waits for those already started.
+	// sandbox is open, and Close waits for those already started. It also
+	// guards workers.
 	mu        sync.Mutex
 	closed    bool
 	replacing sync.WaitGroup
@@ -103,37 +164,32 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 	if err := cfg.Limits.validate(); err != nil {
 		return nil, err
 	}
-	cache := cfg.Cache
-	if cache == nil {
-		cache = wazero.NewCompilationCache()
-	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(cfg.Limits.MemoryPages).
-		WithCompilationCache(cache))
 	s := &Sandbox{
-		limits:   cfg.Limits,
-		runtime:  rt,
-		log:      logger,
-		slots:    make(chan *instance, cfg.Limits.PoolSize),
-		admitted: make(chan struct{}, cfg.Limits.PoolSize+cfg.Limits.QueueLength),
-		done:     make(chan struct{}),
+		limits:    cfg.Limits,
+		log:       logger,
+		isolation: cfg.Isolation,
+		slots:     make(chan runner, cfg.Limits.PoolSize),
+		admitted:  make(chan struct{}, cfg.Limits.PoolSize+cfg.Limits.QueueLength),
+		done:      make(chan struct{}),
 	}
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
-		_ = rt.Close(ctx)
-		return nil, fmt.Errorf("%w: WASI: %v", ErrUnavailable, err)
+	var err error
+	switch cfg.Isolation {
+	case InProcess:
+		err = s.compileInProcess(ctx, cfg)
+	case ProcessIsolation:
+		err = s.prepareWorkers(ctx, cfg)
+	default:
+		err = fmt.Errorf("unknown %v", cfg.Isolation)
 	}
-	compiled, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
 	if err != nil {
-		_ = rt.Close(ctx)
-		return nil, fmt.Errorf("%w: compile engine.wasm: %v", ErrUnavailable, err)
+		_ = s.Close(ctx)
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	s.compiled = compiled
-	// Start the instances side by side: each warm-up takes about a second.
+	// Start the instances side by side: each warm-up takes a while.
 	started := make(chan error, cfg.Limits.PoolSize)
 	for range cfg.Limits.PoolSize {
 		go func() {
@@ -153,6 +209,59 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return s, nil
+}
+
+// compileInProcess starts the runtime the instances will share.
+func (s *Sandbox) compileInProcess(ctx context.Context, cfg Config) error {
+	rc := runtimeConfig(true, cfg.Limits.MemoryPages)
+	dir := cfg.CacheDir
+	if cfg.Cache != nil {
+		rc, dir = rc.WithCompilationCache(cfg.Cache), ""
+	}
+	rt, err := newRuntime(ctx, rc, dir)
+	if err != nil {
+		return err
+	}
+	s.runtime = rt
+	s.compiled, err = rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
+	if err != nil {
+		return fmt.Errorf("compile engine.wasm: %v", err)
+	}
+	return nil
+}
+
+// prepareWorkers compiles the module into the directory the workers load
+// it from, so that they start without compiling, and a module that does not
+// compile fails here, once.
+func (s *Sandbox) prepareWorkers(ctx context.Context, cfg Config) error {
+	s.module, s.command, s.cacheDir = cfg.Module, cfg.WorkerCommand, cfg.CacheDir
+	s.workers = map[*process]struct{}{}
+	if s.command == nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find this program to start workers: %w", err)
+		}
+		s.command = []string{exe}
+	}
+	if s.cacheDir == "" {
+		dir, err := os.MkdirTemp("", "playground-wazero-")
+		if err != nil {
+			return err
+		}
+		s.cacheDir, s.tempDir = dir, dir
+	}
+	rt, err := newRuntime(ctx, runtimeConfig(false, cfg.Limits.MemoryPages), s.cacheDir)
+	if err != nil {
+		return err
+	}
+	_, err = rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
+	_ = rt.Close(ctx)
+	// Compiling takes a few hundred MB that this process no longer needs.
+	debug.FreeOSMemory()
+	if err != nil {
+		return fmt.Errorf("compile engine.wasm: %v", err)
+	}
+	return nil
 }
 
 // Run runs one request and decodes its Result.
@@ -180,12 +289,17 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 	}
 	defer func() { <-s.admitted }()
 
-	var in *instance
+	var in runner
 	select {
 	case in = <-s.slots:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-s.done:
+		return nil, ErrClosed
+	}
+	if s.isClosed() {
+		// select chose the slot over a closed sandbox.
+		s.slots <- in
 		return nil, ErrClosed
 	}
 	if in == nil {
@@ -223,7 +337,7 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 		return nil, err
 	}
 
-	stderr := in.stderr.String()
+	stderr := in.guestStderr()
 	s.replace(in, "run failed", slog.String("err", err.Error()), slog.String("stderr", stderr))
 	switch {
 	case s.isClosed():
@@ -242,6 +356,9 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 	s.counters.crashes.Add(1)
 	return nil, fmt.Errorf("%w: %v: %s", ErrCrashed, err, firstLines(stderr, 3))
 }
+
+// Isolation is where the instances run.
+func (s *Sandbox) Isolation() Isolation { return s.isolation }
 
 // Stats returns the current gauges and counters.
 func (s *Sandbox) Stats() Stats {
@@ -274,7 +391,18 @@ func (s *Sandbox) Close(ctx context.Context) error {
 	close(s.done)
 	s.mu.Unlock()
 	s.replacing.Wait()
-	err := s.runtime.Close(ctx)
+	var err error
+	if s.runtime != nil {
+		err = s.runtime.Close(ctx)
+	}
+	s.mu.Lock()
+	for p := range s.workers {
+		_ = p.close(ctx)
+	}
+	s.mu.Unlock()
+	if s.tempDir != "" {
+		err = errors.Join(err, os.RemoveAll(s.tempDir))
+	}
 	s.counters.instances.Store(0)
 	return err
 }
@@ -289,9 +417,12 @@ func (s *Sandbox) isClosed() bool {
 }
 
 // instantiate starts an instance and warms it up.
-func (s *Sandbox) instantiate() (*instance, error) {
+func (s *Sandbox) instantiate() (runner, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), instantiateTimeout)
 	defer cancel()
+	if s.isolation == ProcessIsolation {
+		return s.startWorker(ctx)
+	}
 	in, err := instantiate(ctx, s.runtime, s.compiled)
 	if err != nil {
 		return nil, err
@@ -304,19 +435,39 @@ func (s *Sandbox) instantiate() (*instance, error) {
 	return in, nil
 }
 
-// replace closes in and starts its successor in the background, so the run
-// that failed can answer at once; the slot stays taken until the successor
-// is ready, or is returned empty if it cannot start.
-func (s *Sandbox) replace(in *instance, why string, attrs ...any) {
-	_ = in.close(context.Background())
-	s.counters.instances.Add(-1)
-	s.log.Info("sandbox: replace instance", append([]any{"why", why}, attrs...)...)
+func (s *Sandbox) startWorker(ctx context.Context) (runner, error) {
+	p, err := startProcess(ctx, s.command, s.cacheDir, s.module, s.limits.MemoryPages)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
+		_ = p.close(ctx)
+		return nil, ErrClosed
+	}
+	s.workers[p] = struct{}{}
+	s.counters.instances.Add(1)
+	return p, nil
+}
+
+// replace closes in and starts its successor in the background, so the run
+// that failed can answer at once; the slot stays taken until the successor
+// is ready, or is returned empty if it cannot start.
+func (s *Sandbox) replace(in runner, why string, attrs ...any) {
+	_ = in.close(context.Background())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		// Close has counted every instance out already.
 		s.slots <- nil
 		return
 	}
+	s.counters.instances.Add(-1)
+	if p, ok := in.(*process); ok {
+		delete(s.workers, p)
+	}
+	s.log.Info("sandbox: replace instance", append([]any{"why", why}, attrs...)...)
 	s.replacing.Add(1)
 	go func() {
 		defer s.replacing.Done()

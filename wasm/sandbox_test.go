@@ -37,6 +37,15 @@ func testLimits() wasm.Limits {
 	return l
 }
 
+// forEachIsolation runs a test of the pool once per isolation: the pool
+// behaves the same whether its instances live in this process or in
+// workers.
+func forEachIsolation(t *testing.T, test func(t *testing.T, iso wasm.Isolation)) {
+	for _, iso := range []wasm.Isolation{wasm.InProcess, wasm.ProcessIsolation} {
+		t.Run(iso.String(), func(t *testing.T) { test(t, iso) })
+	}
+}
+
 func encode(t testing.TB, req engine.Request) []byte {
 	t.Helper()
 	b, err := abi.EncodeRequest(req)
@@ -56,34 +65,38 @@ func decode(t testing.TB, b []byte) engine.Result {
 }
 
 func TestRunJSONMatchesNative(t *testing.T) {
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
-	for _, req := range requests {
-		want, err := abi.HandleRequest(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 3 { // a reused instance must answer the same
-			got, err := sb.RunJSON(context.Background(), req)
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), testLimits(), iso)
+		for _, req := range requests {
+			want, err := abi.HandleRequest(req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != string(want) {
-				t.Fatalf("request %+v:\nsandbox %s\nnative  %s", req, got, want)
+			for range 3 { // a reused instance must answer the same
+				got, err := sb.RunJSON(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Fatalf("request %+v:\nsandbox %s\nnative  %s", req, got, want)
+				}
 			}
 		}
-	}
+	})
 }
 
 func TestRunDecodesResult(t *testing.T) {
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
-	got, err := sb.Run(context.Background(), requests[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := abi.Encode(engine.Run(requests[1]))
-	if b, _ := abi.Encode(got); string(b) != string(want) {
-		t.Fatalf("Run gave %s, native %s", b, want)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), testLimits(), iso)
+		got, err := sb.Run(context.Background(), requests[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := abi.Encode(engine.Run(requests[1]))
+		if b, _ := abi.Encode(got); string(b) != string(want) {
+			t.Fatalf("Run gave %s, native %s", b, want)
+		}
+	})
 }
 
 // limitDiagnostic checks a Result produced by the host for a limit.
@@ -120,236 +133,271 @@ func afterFailure(t *testing.T, sb *wasm.Sandbox) {
 }
 
 func TestTimeLimit(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	l.WallTime = 200 * time.Millisecond
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	start := time.Now()
-	out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
-	elapsed := time.Since(start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if elapsed > l.WallTime+500*time.Millisecond {
-		t.Errorf("stopped after %v, want at most %v", elapsed, l.WallTime+500*time.Millisecond)
-	}
-	res := decode(t, out)
-	limitDiagnostic(t, res, wasm.CodeTimeLimit, spin)
-	if want := "the run did not finish within the playground's time limit of 200ms"; res.Diagnostics[0].Message != want {
-		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
-	}
-	afterFailure(t, sb)
-	if s := sb.Stats(); s.TimeLimits != 1 || s.Instances != 1 {
-		t.Errorf("stats %+v, want one time limit and one instance", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.WallTime = 200 * time.Millisecond
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		start := time.Now()
+		out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
+		elapsed := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if elapsed > l.WallTime+500*time.Millisecond {
+			t.Errorf("stopped after %v, want at most %v", elapsed, l.WallTime+500*time.Millisecond)
+		}
+		res := decode(t, out)
+		limitDiagnostic(t, res, wasm.CodeTimeLimit, spin)
+		if want := "the run did not finish within the playground's time limit of 200ms"; res.Diagnostics[0].Message != want {
+			t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
+		}
+		afterFailure(t, sb)
+		if s := sb.Stats(); s.TimeLimits != 1 || s.Instances != 1 {
+			t.Errorf("stats %+v, want one time limit and one instance", s)
+		}
+	})
 }
 
 func TestMemoryLimit(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	l.MemoryPages = 512
-	l.RecyclePages = 256
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: grow})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := decode(t, out)
-	limitDiagnostic(t, res, wasm.CodeMemoryLimit, grow)
-	if want := "the run needed more memory than the playground's limit of 32 MiB"; res.Diagnostics[0].Message != want {
-		t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
-	}
-	afterFailure(t, sb)
-	if s := sb.Stats(); s.MemoryLimits != 1 {
-		t.Errorf("stats %+v, want one memory limit", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.MemoryPages = 512
+		l.RecyclePages = 256
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: grow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := decode(t, out)
+		limitDiagnostic(t, res, wasm.CodeMemoryLimit, grow)
+		if want := "the run needed more memory than the playground's limit of 32 MiB"; res.Diagnostics[0].Message != want {
+			t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
+		}
+		afterFailure(t, sb)
+		if s := sb.Stats(); s.MemoryLimits != 1 {
+			t.Errorf("stats %+v, want one memory limit", s)
+		}
+	})
 }
 
 func TestCrashIsAnErrorAndReplacesTheInstance(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: crash})
-	if !errors.Is(err, wasm.ErrCrashed) {
-		t.Fatalf("got %v, want ErrCrashed", err)
-	}
-	afterFailure(t, sb)
-	if s := sb.Stats(); s.Crashes != 1 {
-		t.Errorf("stats %+v, want one crash", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: crash})
+		if !errors.Is(err, wasm.ErrCrashed) {
+			t.Fatalf("got %v, want ErrCrashed", err)
+		}
+		afterFailure(t, sb)
+		if s := sb.Stats(); s.Crashes != 1 {
+			t.Errorf("stats %+v, want one crash", s)
+		}
+	})
 }
 
 func TestBusyWhenQueueIsFull(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	l.QueueLength = 0
-	l.WallTime = time.Second
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	started := make(chan struct{})
-	done := make(chan error)
-	go func() {
-		close(started)
-		_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
-		done <- err
-	}()
-	<-started
-	deadline := time.Now().Add(time.Second)
-	for sb.Stats().Running == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if _, err := sb.RunJSON(context.Background(), requests[0]); !errors.Is(err, wasm.ErrBusy) {
-		t.Fatalf("got %v, want ErrBusy", err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if s := sb.Stats(); s.Busy != 1 {
-		t.Errorf("stats %+v, want one busy refusal", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.QueueLength = 0
+		l.WallTime = time.Second
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		started := make(chan struct{})
+		done := make(chan error)
+		go func() {
+			close(started)
+			_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
+			done <- err
+		}()
+		<-started
+		deadline := time.Now().Add(time.Second)
+		for sb.Stats().Running == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if _, err := sb.RunJSON(context.Background(), requests[0]); !errors.Is(err, wasm.ErrBusy) {
+			t.Fatalf("got %v, want ErrBusy", err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if s := sb.Stats(); s.Busy != 1 {
+			t.Errorf("stats %+v, want one busy refusal", s)
+		}
+	})
 }
 
 func TestQueuedRunWaitsForAnInstance(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	l.QueueLength = 1
-	l.WallTime = 300 * time.Millisecond
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	done := make(chan error)
-	go func() {
-		_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
-		done <- err
-	}()
-	for sb.Stats().Running == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	afterFailure(t, sb) // waits for the spinning run's replacement
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.QueueLength = 1
+		l.WallTime = 300 * time.Millisecond
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		done := make(chan error)
+		go func() {
+			_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: spin})
+			done <- err
+		}()
+		for sb.Stats().Running == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		afterFailure(t, sb) // waits for the spinning run's replacement
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 func TestCallerCancellation(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := sb.RunJSON(ctx, engine.Request{Snippet: spin}); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want the caller's deadline", err)
-	}
-	afterFailure(t, sb)
-	if s := sb.Stats(); s.TimeLimits != 0 {
-		t.Errorf("the caller's own deadline counted as a time limit: %+v", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if _, err := sb.RunJSON(ctx, engine.Request{Snippet: spin}); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v, want the caller's deadline", err)
+		}
+		afterFailure(t, sb)
+		if s := sb.Stats(); s.TimeLimits != 0 {
+			t.Errorf("the caller's own deadline counted as a time limit: %+v", s)
+		}
+	})
 }
 
 func TestRecycleAfterMemoryGrowth(t *testing.T) {
-	l := testLimits()
-	l.PoolSize = 1
-	l.RecyclePages = 1 // every instance is above it after any run
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), l)
-	for range 3 {
-		afterFailure(t, sb)
-	}
-	if s := sb.Stats(); s.Recycled != 3 || s.Crashes != 0 {
-		t.Errorf("stats %+v, want three recycled instances", s)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.RecyclePages = 1 // every instance is above it after any run
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), l, iso)
+		for range 3 {
+			afterFailure(t, sb)
+		}
+		if s := sb.Stats(); s.Recycled != 3 || s.Crashes != 0 {
+			t.Errorf("stats %+v, want three recycled instances", s)
+		}
+	})
 }
 
 func TestResultLimit(t *testing.T) {
-	l := testLimits()
-	l.ResultBytes = 10
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), l)
-	out, err := sb.RunJSON(context.Background(), requests[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	limitDiagnostic(t, decode(t, out), wasm.CodeResultLimit, requests[1].Snippet)
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.ResultBytes = 10
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), l, iso)
+		out, err := sb.RunJSON(context.Background(), requests[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		limitDiagnostic(t, decode(t, out), wasm.CodeResultLimit, requests[1].Snippet)
+	})
 }
 
 func TestConcurrentRunsAreIsolated(t *testing.T) {
-	sb := wasmtest.NewSandbox(t, wasmtest.Build(t), testLimits())
-	want := make([][]byte, len(requests))
-	for i, req := range requests {
-		want[i], _ = abi.HandleRequest(req)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 20 {
-				k := (g + i) % len(requests)
-				got, err := sb.RunJSON(context.Background(), requests[k])
-				switch {
-				case errors.Is(err, wasm.ErrBusy):
-				case err != nil:
-					errs <- err
-				case string(got) != string(want[k]):
-					errs <- fmt.Errorf("wrong result for request %+v", requests[k])
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), testLimits(), iso)
+		want := make([][]byte, len(requests))
+		for i, req := range requests {
+			want[i], _ = abi.HandleRequest(req)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 64)
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 20 {
+					k := (g + i) % len(requests)
+					got, err := sb.RunJSON(context.Background(), requests[k])
+					switch {
+					case errors.Is(err, wasm.ErrBusy):
+					case err != nil:
+						errs <- err
+					case string(got) != string(want[k]):
+						errs <- fmt.Errorf("wrong result for request %+v", requests[k])
+					}
 				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+	})
 }
 
 func TestCloseRefusesRuns(t *testing.T) {
-	sb, err := wasm.New(context.Background(), wasm.Config{Module: wasmtest.Build(t), Limits: testLimits(), Cache: wasmtest.Cache()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sb.RunJSON(context.Background(), requests[0]); !errors.Is(err, wasm.ErrClosed) {
-		t.Fatalf("got %v, want ErrClosed", err)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		cfg := wasm.Config{Module: wasmtest.Build(t), Limits: testLimits(), Isolation: iso, Cache: wasmtest.Cache()}
+		if iso == wasm.ProcessIsolation {
+			cfg.Cache = nil // a temporary directory, which Close removes
+		}
+		sb, err := wasm.New(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sb.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sb.RunJSON(context.Background(), requests[0]); !errors.Is(err, wasm.ErrClosed) {
+			t.Fatalf("got %v, want ErrClosed", err)
+		}
+		if s := sb.Stats(); s.Instances != 0 {
+			t.Errorf("%d instances after Close", s.Instances)
+		}
+	})
 }
 
 func TestNewRejectsBadModuleAndLimits(t *testing.T) {
-	if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte("not wasm"), Limits: testLimits()}); !errors.Is(err, wasm.ErrUnavailable) {
-		t.Errorf("bad module: got %v, want ErrUnavailable", err)
-	}
-	bad := testLimits()
-	bad.RecyclePages = bad.MemoryPages + 1
-	if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte{}, Limits: bad}); err == nil {
-		t.Error("a recycle threshold above the memory limit was accepted")
-	}
-	tooSmall := testLimits()
-	tooSmall.MemoryPages, tooSmall.RecyclePages = 8, 8
-	if _, err := wasm.New(context.Background(), wasm.Config{Module: wasmtest.Build(t), Limits: tooSmall, Cache: wasmtest.Cache()}); !errors.Is(err, wasm.ErrUnavailable) {
-		t.Errorf("8 pages: got %v, want ErrUnavailable", err)
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte("not wasm"), Limits: testLimits(), Isolation: iso}); !errors.Is(err, wasm.ErrUnavailable) {
+			t.Errorf("bad module: got %v, want ErrUnavailable", err)
+		}
+		bad := testLimits()
+		bad.RecyclePages = bad.MemoryPages + 1
+		if _, err := wasm.New(context.Background(), wasm.Config{Module: []byte{}, Limits: bad, Isolation: iso}); err == nil {
+			t.Error("a recycle threshold above the memory limit was accepted")
+		}
+		tooSmall := testLimits()
+		tooSmall.MemoryPages, tooSmall.RecyclePages = 8, 8
+		cfg := wasm.Config{Module: wasmtest.Build(t), Limits: tooSmall, Isolation: iso, Cache: wasmtest.Cache()}
+		if iso == wasm.ProcessIsolation {
+			cfg.Cache, cfg.CacheDir = nil, wasmtest.CacheDir(t)
+		}
+		if _, err := wasm.New(context.Background(), cfg); !errors.Is(err, wasm.ErrUnavailable) {
+			t.Errorf("8 pages: got %v, want ErrUnavailable", err)
+		}
+	})
 }
 
 // TestGuestSeesNothing asks the fault guest what it can see of the world.
 func TestGuestSeesNothing(t *testing.T) {
-	sb := wasmtest.NewSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), testLimits())
-	out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: "probe"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w struct {
-		Args, Env                 []string
-		ReadErr, ListErr, DialErr string
-		UnixTime                  int64
-	}
-	if err := json.Unmarshal(out, &w); err != nil {
-		t.Fatalf("%s: %v", out, err)
-	}
-	t.Logf("the guest sees %s", out)
-	if len(w.Env) != 0 || len(w.Args) > 0 {
-		t.Errorf("the guest sees arguments %q and environment %q", w.Args, w.Env)
-	}
-	if w.ReadErr == "" || w.ListErr == "" || w.DialErr == "" {
-		t.Errorf("the guest reached files or the network: %+v", w)
-	}
-	// wazero's fake wall clock starts at 2022-01-01 and does not follow the host's.
-	if now := time.Now().Unix(); w.UnixTime > now-365*24*3600 {
-		t.Errorf("the guest's clock reads %v, close to the host's %v", time.Unix(w.UnixTime, 0), time.Unix(now, 0))
-	}
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), testLimits(), iso)
+		out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: "probe"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			Args, Env                 []string
+			ReadErr, ListErr, DialErr string
+			UnixTime                  int64
+		}
+		if err := json.Unmarshal(out, &w); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		t.Logf("the guest sees %s", out)
+		if len(w.Env) != 0 || len(w.Args) > 0 {
+			t.Errorf("the guest sees arguments %q and environment %q", w.Args, w.Env)
+		}
+		if w.ReadErr == "" || w.ListErr == "" || w.DialErr == "" {
+			t.Errorf("the guest reached files or the network: %+v", w)
+		}
+		// wazero's fake wall clock starts at 2022-01-01 and does not follow the host's.
+		if now := time.Now().Unix(); w.UnixTime > now-365*24*3600 {
+			t.Errorf("the guest's clock reads %v, close to the host's %v", time.Unix(w.UnixTime, 0), time.Unix(now, 0))
+		}
+	})
 }

@@ -40,7 +40,8 @@ type fixture struct {
 
 func newFixture(t testing.TB, module []byte, limits wasm.Limits, edit func(*web.Config)) *fixture {
 	t.Helper()
-	sb := wasmtest.NewSandbox(t, module, limits)
+	// The isolation `playground serve` uses.
+	sb := wasmtest.NewIsolatedSandbox(t, module, limits, wasm.ProcessIsolation)
 	shares, err := store.Open(filepath.Join(t.TempDir(), "shares.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func compare(ctx context.Context, o options, out io.Writer) ([]pathResult, error
 		return nil, err
 	}
 	limits := wasm.DefaultLimits()
-	sb, err := wasm.New(ctx, wasm.Config{Module: module, Limits: limits})
+	sb, err := wasm.New(ctx, wasm.Config{Module: module, Limits: limits, Isolation: o.isolation})
 	if err != nil {
 		return nil, err
 	}

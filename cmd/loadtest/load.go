@@ -20,6 +20,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/examples"
+	"github.com/dispatch-playground/playground/internal/procmem"
 	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/wasm/abi"
 	"github.com/dispatch-playground/playground/web"
@@ -257,7 +258,7 @@ func startServer(ctx context.Context, o options) (string, func(), error) {
 		return "", nil, fmt.Errorf("engine.wasm: %w (build it with `go tool task build:wasm`)", err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sb, err := wasm.New(ctx, wasm.Config{Module: module, Limits: wasm.DefaultLimits(), Logger: logger})
+	sb, err := wasm.New(ctx, wasm.Config{Module: module, Limits: wasm.DefaultLimits(), Isolation: o.isolation, Logger: logger})
 	if err != nil {
 		return "", nil, err
 	}
@@ -294,24 +295,14 @@ func requireLoopback(target string) error {
 	return fmt.Errorf("%s is not a loopback address; the load test only targets this machine", target)
 }
 
-// rss is the resident memory of a process in bytes, 0 when unknown.
+// rss is the resident memory of a process and of its sandbox workers, in
+// bytes; 0 when unknown.
 func rss(pid int) int64 {
 	if pid <= 0 {
 		return 0
 	}
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
+	n, _ := procmem.TreeRSS(pid)
+	return n
 }
 
 // sendUntilDone runs clients concurrent clients, each sending the jobs in

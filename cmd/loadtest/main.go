@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"syscall"
 	"time"
+
+	"github.com/dispatch-playground/playground/wasm"
 )
 
 func main() {
@@ -31,6 +33,8 @@ func main() {
 	flag.StringVar(&o.wasm, "wasm", "web/static/engine.wasm", "engine.wasm for the in-process server (empty: the one embedded in this binary)")
 	flag.IntVar(&o.maxRSSMiB, "max-rss", 1024, "fail if the server's resident memory exceeds this many MiB")
 	examples := flag.String("examples", "", "only the examples whose names match this regular expression")
+	o.isolation = wasm.ProcessIsolation
+	flag.Var(&o.isolation, "isolation", "isolation of the sandbox in this process, as `playground serve --isolation`")
 	flag.BoolVar(&o.compare, "compare", false, "measure, one after the other, the native engine and the sandbox in this process and a loopback server in front of each, and print them side by side")
 	flag.Parse()
 	if *examples != "" {
@@ -84,4 +88,5 @@ type options struct {
 	maxRSSMiB int
 	filter    *regexp.Regexp
 	compare   bool
+	isolation wasm.Isolation
 }

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
-
-	"github.com/tetratelabs/wazero"
 
 	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/web"
@@ -23,11 +20,13 @@ type sandboxFlags struct {
 	recyclePages uint
 	module       string
 	cacheDir     string
+	isolation    wasm.Isolation
 }
 
 func addSandboxFlags(fs *flag.FlagSet) *sandboxFlags {
-	sf := &sandboxFlags{limits: wasm.DefaultLimits()}
+	sf := &sandboxFlags{limits: wasm.DefaultLimits(), isolation: wasm.ProcessIsolation}
 	fs.StringVar(&sf.module, "wasm", "", "engine.wasm to run (default: the one embedded in this binary)")
+	fs.Var(&sf.isolation, "isolation", "where instances run: \"process\" (each in a worker process, killed when a run overruns: about three times faster) or \"in-process\" (wazero's loop checks stop an overrunning run)")
 	fs.StringVar(&sf.cacheDir, "cache-dir", defaultCacheDir(), "directory for compiled engine code, so a restart skips compiling (empty: memory only)")
 	fs.UintVar(&sf.memoryPages, "memory-pages", wasm.DefaultMemoryPages, "memory limit of an instance, in 64 KiB pages")
 	fs.UintVar(&sf.recyclePages, "recycle-pages", wasm.DefaultRecyclePages, "replace an instance whose memory grew past this many pages")
@@ -71,13 +70,5 @@ func (sf *sandboxFlags) start(ctx context.Context, logger *slog.Logger) (*wasm.S
 	if err != nil {
 		return nil, err
 	}
-	cfg := wasm.Config{Module: module, Limits: sf.limits, Logger: logger}
-	if sf.cacheDir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(sf.cacheDir)
-		if err != nil {
-			return nil, fmt.Errorf("compilation cache: %w", err)
-		}
-		cfg.Cache = cache
-	}
-	return wasm.New(ctx, cfg)
+	return wasm.New(ctx, wasm.Config{Module: module, Limits: sf.limits, Isolation: sf.isolation, CacheDir: sf.cacheDir, Logger: logger})
 }

@@ -55,9 +55,9 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 		defer sb.Close(context.Background())
 		// GOMEMLIMIT, when set, is the operator's choice.
 		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(web.SoftMemoryLimit(sf.limits))
+			debug.SetMemoryLimit(web.SoftMemoryLimit(sf.limits, sb.Isolation()))
 		}
-		logger.Info("sandbox ready", "instances", sf.limits.PoolSize, "memory_pages", sf.limits.MemoryPages, "wall_time", sf.limits.WallTime)
+		logger.Info("sandbox ready", "isolation", sb.Isolation(), "instances", sf.limits.PoolSize, "memory_pages", sf.limits.MemoryPages, "wall_time", sf.limits.WallTime)
 	}
 	if *db != "" {
 		if err := os.MkdirAll(filepath.Dir(*db), 0o755); err != nil {

@@ -9,10 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/template"
 	"time"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/dispatch-playground/playground/internal/procmem"
 )
 
 // Dir is the corpus, relative to a package directory one level below the
@@ -258,4 +261,58 @@ func PeakRSS() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.Sys)
+}
+
+// MemoryWatch samples, until Stop, the resident memory of this process
+// together with the processes it started (a server's sandbox workers),
+// and keeps the largest sample. Linux only: elsewhere it reads PeakRSS.
+type MemoryWatch struct {
+	peak atomic.Int64
+	stop chan struct{}
+	done chan struct{}
+}
+
+// WatchMemory starts sampling every interval.
+func WatchMemory(interval time.Duration) *MemoryWatch {
+	w := &MemoryWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	w.sample()
+	go func() {
+		defer close(w.done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-w.stop:
+				return
+			case <-tick.C:
+				w.sample()
+			}
+		}
+	}()
+	return w
+}
+
+func (w *MemoryWatch) sample() {
+	n, err := procmem.TreeRSS(os.Getpid())
+	if err != nil {
+		n = PeakRSS()
+	}
+	for {
+		old := w.peak.Load()
+		if n <= old || w.peak.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// Peak is the largest sample so far, taking one now.
+func (w *MemoryWatch) Peak() int64 {
+	w.sample()
+	return w.peak.Load()
+}
+
+// Stop ends the sampling.
+func (w *MemoryWatch) Stop() {
+	close(w.stop)
+	<-w.done
 }

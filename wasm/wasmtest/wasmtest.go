@@ -44,6 +44,8 @@ var (
 	mu     sync.Mutex
 	builds = map[string]built{}
 	cache  wazero.CompilationCache
+	// cacheDir is shared by the ProcessIsolation sandboxes of a test binary.
+	cacheDir string
 )
 
 // Build returns engine.wasm built from the working tree.
@@ -110,16 +112,45 @@ func Cache() wazero.CompilationCache {
 	return cache
 }
 
-// NewSandbox starts a sandbox on module with the shared cache and closes it
-// when the test ends.
+// NewSandbox starts an InProcess sandbox on module with the shared cache
+// and closes it when the test ends.
 func NewSandbox(tb testing.TB, module []byte, limits wasm.Limits) *wasm.Sandbox {
 	tb.Helper()
-	sb, err := wasm.New(context.Background(), wasm.Config{Module: module, Limits: limits, Cache: Cache()})
+	return NewIsolatedSandbox(tb, module, limits, wasm.InProcess)
+}
+
+// NewIsolatedSandbox starts a sandbox with the given isolation. Its workers
+// are the test binary itself, which serves as one because it imports
+// package wasm; they share a cache directory of this test binary's.
+func NewIsolatedSandbox(tb testing.TB, module []byte, limits wasm.Limits, isolation wasm.Isolation) *wasm.Sandbox {
+	tb.Helper()
+	cfg := wasm.Config{Module: module, Limits: limits, Isolation: isolation, Cache: Cache()}
+	if isolation == wasm.ProcessIsolation {
+		cfg.Cache, cfg.CacheDir = nil, CacheDir(tb)
+	}
+	sb, err := wasm.New(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = sb.Close(context.Background()) })
 	return sb
+}
+
+// CacheDir is a directory of compiled code shared by this test binary's
+// workers, removed when the tests end only if the system cleans its
+// temporary directory: tests have no hook after the last one.
+func CacheDir(tb testing.TB) string {
+	tb.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	if cacheDir == "" {
+		dir, err := os.MkdirTemp("", "wasmtest-cache-")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cacheDir = dir
+	}
+	return cacheDir
 }
 
 // ReportCPU adds a cpu-ns/op metric to a benchmark: the CPU time of the

@@ -104,7 +104,7 @@ func (s *playgroundSite) counts() (wasmFetches, apiRuns int) {
 func startPlayground(t *testing.T, static fs.FS) *playgroundSite {
 	t.Helper()
 	ctx := context.Background()
-	sb, err := wasm.New(ctx, wasm.Config{Module: wasmtest.Build(t), Limits: wasm.DefaultLimits(), Cache: wasmtest.Cache()})
+	sb, err := wasm.New(ctx, wasm.Config{Module: wasmtest.Build(t), Limits: wasm.DefaultLimits(), Isolation: wasm.ProcessIsolation, CacheDir: wasmtest.CacheDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,43 @@
+package procmem
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+)
+
+func TestTreeRSSCountsChildren(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads Linux's /proc")
+	}
+	self, err := RSS(os.Getpid())
+	if err != nil || self < 1<<20 {
+		t.Fatalf("RSS of this process: %d, %v", self, err)
+	}
+	alone, err := TreeRSS(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A child holding 64 MiB of touched memory.
+	cmd := exec.Command("sh", "-c", `head -c 67108864 /dev/zero | tr '\0' x > /dev/null & x=$(head -c 67108864 /dev/zero | tr '\0' y); echo ready; sleep 30`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	buf := make([]byte, 6)
+	if _, err := out.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	withChild, err := TreeRSS(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withChild < alone+32<<20 {
+		t.Errorf("with a child holding 64 MiB the tree holds %d MiB, alone %d MiB", withChild>>20, alone>>20)
+	}
+}
