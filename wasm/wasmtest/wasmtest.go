@@ -19,6 +19,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/dispatch-playground/playground/internal/procmem"
 	"github.com/dispatch-playground/playground/wasm"
 )
 
@@ -154,9 +155,9 @@ func CacheDir(tb testing.TB) string {
 }
 
 // ReportCPU adds a cpu-ns/op metric to a benchmark: the CPU time of the
-// whole process (every goroutine, the HTTP server's included) per
-// iteration. On a shared machine it varies less than ns/op, which counts
-// the time other processes hold the CPUs too. Use as
+// whole process (every goroutine, the HTTP server's included) and of its
+// sandbox workers per iteration. On a shared machine it varies less than
+// ns/op, which counts the time other processes hold the CPUs too. Use as
 // `defer wasmtest.ReportCPU(b)()` after the benchmark's setup.
 func ReportCPU(b *testing.B) func() {
 	start := cpuTime()
@@ -167,10 +168,15 @@ func ReportCPU(b *testing.B) func() {
 	}
 }
 
+// cpuTime is the CPU time of this process, of the children it waited for,
+// and of the live ones (workers, read from /proc in 10 ms steps).
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+	var total time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err == nil {
+			total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return total + procmem.ChildrenCPU(os.Getpid())
 }
