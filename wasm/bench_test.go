@@ -119,11 +119,12 @@ func BenchmarkThroughput(b *testing.B) {
 }
 
 // BenchmarkTerminationChecks runs engine.wasm's run_request on one
-// instance with and without WithCloseOnContextDone, which the sandbox
-// cannot do without (a spinning guest would block the host's garbage
-// collector for ever). It measures what that safety costs: wazero then
-// calls out to the host at every loop header, and Go's wasm code passes
-// one at every jump between basic blocks.
+// instance with and without WithCloseOnContextDone, which InProcess
+// isolation cannot do without (a spinning guest would block the host's
+// garbage collector for ever) and ProcessIsolation's workers do without.
+// It measures what that safety costs: wazero then calls out to the host at
+// every loop header, and Go's wasm code passes one at every jump between
+// basic blocks.
 func BenchmarkTerminationChecks(b *testing.B) {
 	module := wasmtest.Build(b)
 	ex, _ := examples.ByName("wrong-device-add")
