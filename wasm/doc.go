@@ -17,7 +17,8 @@
 //     WithCloseOnContextDone. Without it a deadline cannot stop a spinning
 //     guest, and the next garbage collection of the host waits for it
 //     forever; with it, wazero calls out to the host at every loop
-//     iteration of the guest, which makes a run about three times slower.
+//     iteration of the guest, which makes the guest about three times
+//     slower and a whole run about twice as long (BENCHMARKS.md).
 //   - ProcessIsolation: each instance lives in a worker process (this
 //     program started again, see worker.go), compiled without those checks,
 //     and a run that overruns is stopped by killing its worker. The pool,

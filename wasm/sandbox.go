@@ -47,8 +47,8 @@ const (
 	// InProcess runs every instance in this process. wazero then checks
 	// for a closed module at every loop iteration of the guest
 	// (WithCloseOnContextDone), which is how a deadline stops a spinning
-	// guest without hanging the host, and which makes runs about three
-	// times slower.
+	// guest without hanging the host, and which makes a run take about
+	// twice as long.
 	InProcess Isolation = iota
 	// ProcessIsolation runs each instance in a worker process (this
 	// program started again, see WorkerEnv), compiled without those checks:

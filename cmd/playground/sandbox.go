@@ -26,7 +26,7 @@ type sandboxFlags struct {
 func addSandboxFlags(fs *flag.FlagSet) *sandboxFlags {
 	sf := &sandboxFlags{limits: wasm.DefaultLimits(), isolation: wasm.ProcessIsolation}
 	fs.StringVar(&sf.module, "wasm", "", "engine.wasm to run (default: the one embedded in this binary)")
-	fs.Var(&sf.isolation, "isolation", "where instances run: \"process\" (each in a worker process, killed when a run overruns: about three times faster) or \"in-process\" (wazero's loop checks stop an overrunning run)")
+	fs.Var(&sf.isolation, "isolation", "where instances run: \"process\" (each in a worker process, killed when a run overruns: runs take about half as long) or \"in-process\" (wazero's loop checks stop an overrunning run)")
 	fs.StringVar(&sf.cacheDir, "cache-dir", defaultCacheDir(), "directory for compiled engine code, so a restart skips compiling (empty: memory only)")
 	fs.UintVar(&sf.memoryPages, "memory-pages", wasm.DefaultMemoryPages, "memory limit of an instance, in 64 KiB pages")
 	fs.UintVar(&sf.recyclePages, "recycle-pages", wasm.DefaultRecyclePages, "replace an instance whose memory grew past this many pages")

@@ -36,7 +36,7 @@ func TreeRSS(pid int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, child := range children(pid) {
+	for _, child := range Children(pid) {
 		if sub, err := TreeRSS(child); err == nil {
 			total += sub
 		}
@@ -44,9 +44,10 @@ func TreeRSS(pid int) (int64, error) {
 	return total, nil
 }
 
-// children lists the processes pid started, from every thread's children
-// file (a process's children are filed under the thread that forked them).
-func children(pid int) []int {
+// Children lists the live processes pid started, from every thread's
+// children file (a process's children are filed under the thread that
+// forked them).
+func Children(pid int) []int {
 	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	var pids []int
 	for _, f := range files {
@@ -73,7 +74,7 @@ const userHZ = 100
 // getrusage(RUSAGE_CHILDREN) instead, once waited for.
 func ChildrenCPU(pid int) time.Duration {
 	var total time.Duration
-	for _, child := range children(pid) {
+	for _, child := range Children(pid) {
 		total += ownCPU(child) + ChildrenCPU(child)
 	}
 	return total
