@@ -121,9 +121,9 @@ type Sandbox struct {
 	tempDir  string // a cacheDir of our own, removed by Close
 	workers  map[*process]struct{}
 
-	// slots holds one entry per pool slot: an idle instance, or nil for a
+	// slots holds one entry per idle pool slot: an instance, or nil for a
 	// slot whose instance was discarded and not yet replaced.
-	slots chan runner
+	slots *slots
 	// admitted holds a token for each run either executing or waiting.
 	admitted chan struct{}
 
@@ -172,7 +172,7 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		limits:    cfg.Limits,
 		log:       logger,
 		isolation: cfg.Isolation,
-		slots:     make(chan runner, cfg.Limits.PoolSize),
+		slots:     newSlots(cfg.Limits.PoolSize),
 		admitted:  make(chan struct{}, cfg.Limits.PoolSize+cfg.Limits.QueueLength),
 		done:      make(chan struct{}),
 	}
@@ -195,7 +195,7 @@ func New(ctx context.Context, cfg Config) (*Sandbox, error) {
 		go func() {
 			in, err := s.instantiate()
 			if err == nil {
-				s.slots <- in
+				s.slots.put(in)
 			}
 			started <- err
 		}()
@@ -291,7 +291,8 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 
 	var in runner
 	select {
-	case in = <-s.slots:
+	case <-s.slots.ready:
+		in = s.slots.pop()
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-s.done:
@@ -299,13 +300,13 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 	}
 	if s.isClosed() {
 		// select chose the slot over a closed sandbox.
-		s.slots <- in
+		s.slots.put(in)
 		return nil, ErrClosed
 	}
 	if in == nil {
 		var err error
 		if in, err = s.instantiate(); err != nil {
-			s.slots <- nil
+			s.slots.put(nil)
 			s.log.Error("sandbox: start an instance", "err", err)
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
@@ -323,7 +324,7 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 			s.counters.recycled.Add(1)
 			s.replace(in, "memory grew", slog.Uint64("pages", uint64(pages)))
 		} else {
-			s.slots <- in
+			s.slots.put(in)
 		}
 		s.counters.runs.Add(1)
 		if len(out) > s.limits.ResultBytes {
@@ -333,7 +334,7 @@ func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, erro
 		return out, nil
 	case errors.Is(err, abi.ErrBadRequest):
 		// Refused before the guest ran anything.
-		s.slots <- in
+		s.slots.put(in)
 		return nil, err
 	}
 
@@ -460,7 +461,7 @@ func (s *Sandbox) replace(in runner, why string, attrs ...any) {
 	defer s.mu.Unlock()
 	if s.closed {
 		// Close has counted every instance out already.
-		s.slots <- nil
+		s.slots.put(nil)
 		return
 	}
 	s.counters.instances.Add(-1)
@@ -476,7 +477,7 @@ func (s *Sandbox) replace(in runner, why string, attrs ...any) {
 			s.log.Error("sandbox: start an instance", "err", err)
 			next = nil
 		}
-		s.slots <- next
+		s.slots.put(next)
 	}()
 }
 
