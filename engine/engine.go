@@ -14,7 +14,6 @@ import (
 	"strconv"
 
 	"github.com/dispatch-playground/playground/engine/catalog"
-	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/interp"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -65,7 +64,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
-	cfg, cdiags := config.Parse(req.Config)
+	cfg, cdiags := configs.parse(req.Config)
 	diags = append(diags, cdiags...)
 	file, pdiags := syntax.Parse(req.Snippet)
 	diags = append(diags, pdiags...)

@@ -7,6 +7,7 @@
 package diag
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/dispatch-playground/playground/engine/source"
@@ -120,4 +121,27 @@ func (l List) Sort() {
 		}
 		return a.Message < b.Message
 	})
+}
+
+// Clone returns a copy that shares no memory with l, so that either can be
+// changed, or appended to, without the other seeing it.
+func (l List) Clone() List {
+	if l == nil {
+		return nil
+	}
+	out := make(List, len(l))
+	for i, d := range l {
+		d.Labels = slices.Clone(d.Labels)
+		d.Help = slices.Clone(d.Help)
+		if d.Fixes != nil {
+			fixes := make([]Fix, len(d.Fixes))
+			for j, f := range d.Fixes {
+				f.Edits = slices.Clone(f.Edits)
+				fixes[j] = f
+			}
+			d.Fixes = fixes
+		}
+		out[i] = d
+	}
+	return out
 }
