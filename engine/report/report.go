@@ -188,7 +188,9 @@ func displayWidth(line string) int {
 	return utf8.RuneCountInString(line) + strings.Count(line, "\t")*(tabWidth-1)
 }
 
-func expandTabs(line string) string { return strings.ReplaceAll(line, "\t", strings.Repeat(" ", tabWidth)) }
+func expandTabs(line string) string {
+	return strings.ReplaceAll(line, "\t", strings.Repeat(" ", tabWidth))
+}
 
 // TraceSummary says in one line how many operations ran on which device and
 // how many tensors moved between devices.
