@@ -46,7 +46,8 @@ type instance struct {
 	stderr                  *headWriter
 }
 
-func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.CompiledModule) (*instance, error) {
+// instantiate starts an instance whose memory is capped at pages.
+func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.CompiledModule, pages uint32) (*instance, error) {
 	stderr := &headWriter{max: stderrHead}
 	// NewModuleConfig denies by default: no args, env, files or sockets;
 	// the clocks are fake and the random source deterministic.
@@ -69,6 +70,13 @@ func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.Compile
 	if in.runRequest == nil || in.alloc == nil || in.free == nil || mod.Memory() == nil {
 		_ = mod.Close(ctx)
 		return nil, fmt.Errorf("engine.wasm does not export %s, %s, %s and a memory", abi.ExportAlloc, abi.ExportFree, abi.ExportRunRequest)
+	}
+	if configure := mod.ExportedFunction(abi.ExportConfigure); configure != nil {
+		in.stack[0] = uint64(pages)
+		if err := configure.CallWithStack(ctx, in.stack); err != nil {
+			_ = mod.Close(ctx)
+			return nil, fmt.Errorf("configure engine.wasm: %w", err)
+		}
 	}
 	return in, nil
 }

@@ -424,7 +424,7 @@ func (s *Sandbox) instantiate() (runner, error) {
 	if s.isolation == ProcessIsolation {
 		return s.startWorker(ctx)
 	}
-	in, err := instantiate(ctx, s.runtime, s.compiled)
+	in, err := instantiate(ctx, s.runtime, s.compiled, s.limits.MemoryPages)
 	if err != nil {
 		return nil, err
 	}

@@ -183,7 +183,7 @@ func startWorkerInstance(ctx context.Context, dir string, module []byte, pages u
 	if err != nil {
 		return nil, fmt.Errorf("compile engine.wasm: %w", err)
 	}
-	in, err := instantiate(ctx, rt, compiled)
+	in, err := instantiate(ctx, rt, compiled, pages)
 	if err != nil {
 		return nil, err
 	}

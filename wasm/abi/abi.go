@@ -20,11 +20,16 @@ import (
 //	                                config's bytes then the snippet's, so the guest
 //	                                need not parse JSON (the browser uses run, the
 //	                                server this)
+//	configure(pages u32)            the host's cap on the guest's memory, in 64 KiB
+//	                                pages, so that the guest's collector works harder
+//	                                before the cap than after; optional (the browser
+//	                                sets no cap and does not call it)
 const (
 	ExportAlloc      = "alloc"
 	ExportFree       = "free"
 	ExportRun        = "run"
 	ExportRunRequest = "run_request"
+	ExportConfigure  = "configure"
 	// ExportInitialize is the reactor's start function, run once per instance.
 	ExportInitialize = "_initialize"
 )
