@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -26,7 +27,7 @@ import (
 // engine takes it from the catalog, whose records are checked when loaded,
 // so it is compacted and escaped here but not validated again.
 func encodeResult(res *engine.Result) ([]byte, error) {
-	e := encoder{buf: make([]byte, 0, 4096)}
+	e := encoder{buf: make([]byte, 0, sizeHint(res))}
 	e.raw(`{"status":`)
 	e.str(res.Status)
 	e.raw(`,"panic":`)
@@ -84,6 +85,17 @@ func encodeResult(res *engine.Result) ([]byte, error) {
 type encoder struct {
 	buf []byte
 	err error
+}
+
+// sizeHint guesses the size of a Result's JSON from its largest parts, so
+// that the buffer is allocated once for most Results: in the sandbox every
+// regrowth is a copy and an allocation the collector must pace.
+func sizeHint(res *engine.Result) int {
+	n := 1024 + len(res.Output) + len(res.Output)/8 + 256*len(res.Trace)
+	for i := range res.Diagnostics {
+		n += 512 + len(res.Diagnostics[i].Record)
+	}
+	return n
 }
 
 func (e *encoder) raw(s string) { e.buf = append(e.buf, s...) }
@@ -343,7 +355,8 @@ func (e *encoder) rawMessage(m []byte) {
 		e.err = errEmptyRecord
 		return
 	}
-	s := string(m)
+	// m is read, never kept: no copy of it is needed.
+	s := unsafe.String(unsafe.SliceData(m), len(m))
 	inString := false
 	start := 0
 	for i := 0; i < len(s); {
