@@ -236,7 +236,7 @@ func toJSON(d diag.Diagnostic, files map[string]*source.File) Diagnostic {
 		File: d.File, Span: f.Span(d.Range), Labels: []Label{}, Help: d.Help, Record: nullRecord, Fixes: []Fix{},
 	}
 	if rec, ok := catalog.ByCode(d.Code); ok {
-		out.Record = rec.JSON()
+		out.Record = rec.EncodedJSON()
 	}
 	for _, l := range d.Labels {
 		lf := files[l.File]

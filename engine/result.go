@@ -48,16 +48,19 @@ type Panic struct {
 
 // Diagnostic is the JSON form of a diag.Diagnostic with its catalog record.
 type Diagnostic struct {
-	Code     string          `json:"code"`
-	Severity string          `json:"severity"`
-	Phase    string          `json:"phase"`
-	Message  string          `json:"message"`
-	File     string          `json:"file"`
-	Span     source.Span     `json:"span"`
-	Labels   []Label         `json:"labels"`
-	Help     []string        `json:"help,omitempty"`
-	Record   json.RawMessage `json:"record"`
-	Fixes    []Fix           `json:"fixes"`
+	Code     string      `json:"code"`
+	Severity string      `json:"severity"`
+	Phase    string      `json:"phase"`
+	Message  string      `json:"message"`
+	File     string      `json:"file"`
+	Span     source.Span `json:"span"`
+	Labels   []Label     `json:"labels"`
+	Help     []string    `json:"help,omitempty"`
+	// Record is the catalog record of Code, or null. Its bytes are the
+	// catalog's own (catalog.Record.EncodedJSON): read them, never change
+	// them.
+	Record json.RawMessage `json:"record"`
+	Fixes  []Fix           `json:"fixes"`
 }
 
 // Label is a related span with a message.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/dispatch-playground/playground/engine/diag"
 )
@@ -57,7 +58,9 @@ type Record struct {
 	BackgroundTag    string
 
 	raw json.RawMessage
-	re  *regexp.Regexp
+	// encoded is raw as encoding/json writes it (see EncodedJSON).
+	encoded json.RawMessage
+	re      *regexp.Regexp
 	// placeholders lists the capture groups that stand for placeholders.
 	placeholders []int
 	// matchesAnything is set for a pattern with no fixed text, which
@@ -71,6 +74,29 @@ type Record struct {
 // JSON returns the stored record object (the inner "record" value) with
 // insignificant whitespace removed and every other byte as stored.
 func (r Record) JSON() json.RawMessage { return bytes.Clone(r.raw) }
+
+// EncodedJSON is JSON as encoding/json writes a json.RawMessage holding
+// it: compact, with <, > and & and the line and paragraph separators
+// escaped. It is the catalog's own copy, shared by every caller: read it,
+// never change it. An encoder may copy it as it is (IsEncodedJSON); a
+// Result holds it, so that encoding a Result does not escape the same
+// record again on every run.
+func (r Record) EncodedJSON() json.RawMessage { return r.encoded }
+
+// encodedRecords holds the first byte's address of every record's
+// EncodedJSON, with its length.
+var encodedRecords sync.Map
+
+// IsEncodedJSON reports whether b is, whole, a slice EncodedJSON returned,
+// so that it is in the form encoding/json would write and can be copied
+// as it is.
+func IsEncodedJSON(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	n, ok := encodedRecords.Load(unsafe.SliceData(b))
+	return ok && n.(int) == len(b)
+}
 
 // clone copies the slices so that callers cannot change the shared catalog.
 func (r Record) clone() Record {
@@ -146,19 +172,33 @@ func PanicRow(id string) (Row, bool) {
 // column, which is the record's code.
 func ByPanicID(id string) (Record, bool) {
 	c := load()
+	i, known := c.byPanicID.Load(id)
+	if !known {
+		i, _ = c.byPanicID.LoadOrStore(id, c.panicEntry(id))
+	}
+	if i.(int) < 0 {
+		return Record{}, false
+	}
+	return c.entries[i.(int)].full().clone(), true
+}
+
+// panicEntry finds the entry of ByPanicID, or -1. It matches messages
+// with a regular expression, which costs more inside the sandbox than the
+// rest of a lookup together, so ByPanicID remembers its answer per row.
+func (c *catalog) panicEntry(id string) int {
 	row, ok := PanicRow(id)
 	if !ok {
-		return Record{}, false
+		return -1
 	}
 	for _, msg := range []string{sourceMessage(row), printedMessage(row)} {
 		if i, ok := c.byMessage[messageKey(msg)]; ok {
-			return c.entries[i].full().clone(), true
+			return i
 		}
 	}
 	if i, ok := c.byCode[diag.Slug(sourceMessage(row))]; ok && c.entries[i].repo == burnRepo {
-		return c.entries[i].full().clone(), true
+		return i
 	}
-	return Record{}, false
+	return -1
 }
 
 // catalog is the index of the embedded data. Building it reads only each
@@ -172,6 +212,9 @@ type catalog struct {
 	byMessage map[string]int
 	rows      []Row
 	rowByID   map[string]int
+	// byPanicID remembers ByPanicID's entry index (an int, -1 for none)
+	// per panic row.
+	byPanicID sync.Map
 }
 
 // entry is one record file, decoded on first use.
@@ -187,6 +230,9 @@ type entry struct {
 func (e *entry) full() Record {
 	e.once.Do(func() {
 		r, err := parseRecord(e.data)
+		if err == nil {
+			encodedRecords.Store(unsafe.SliceData(r.encoded), len(r.encoded))
+		}
 		if err != nil {
 			panic("catalog: " + e.code + ": " + err.Error())
 		}
@@ -342,6 +388,15 @@ type storedRecord struct {
 	BackgroundTag    string   `json:"backgroundTag"`
 }
 
+// htmlEscaped is b with json.HTMLEscape applied, which is what
+// json.Marshal does to a compact json.RawMessage.
+func htmlEscaped(b []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(b))
+	json.HTMLEscape(&out, b)
+	return out.Bytes()
+}
+
 func parseRecord(data []byte) (Record, error) {
 	var file struct {
 		Record json.RawMessage `json:"record"`
@@ -389,6 +444,7 @@ func parseRecord(data []byte) (Record, error) {
 		Tags:             s.Tags,
 		BackgroundTag:    s.BackgroundTag,
 		raw:              compact.Bytes(),
+		encoded:          htmlEscaped(compact.Bytes()),
 		re:               re,
 		placeholders:     groups,
 		// Text without a single letter cannot contain any message's wording.

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/engine/source"
 )
 
@@ -353,6 +354,11 @@ func (e *encoder) rawMessage(m []byte) {
 	}
 	if len(m) == 0 {
 		e.err = errEmptyRecord
+		return
+	}
+	if catalog.IsEncodedJSON(m) {
+		// A catalog record, already in the form this function writes.
+		e.buf = append(e.buf, m...)
 		return
 	}
 	// m is read, never kept: no copy of it is needed.
