@@ -213,7 +213,9 @@ func (p *parser) next() {
 	}
 	if len(p.ahead) > 0 {
 		p.tok = p.ahead[0]
-		p.ahead = p.ahead[1:]
+		// Shift rather than reslice, so that the buffer keeps its
+		// capacity and peek does not allocate a new one every time.
+		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
 		return
 	}
 	p.tok = p.lx.next()
