@@ -518,7 +518,7 @@ func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
 	if _, locked := w.settings[key]; locked {
 		return deviceError("AlreadyInitialized", d, ""), nil, nil
 	}
-	w.settings[key] = s
+	w.setSettings(key, s)
 	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{Unit{}}}, nil, nil
 }
 

@@ -125,7 +125,7 @@ func (w *World) defaultsFor(d *Device) dtypeDefaults {
 		return s
 	}
 	s := w.builtinDefaults(d.Inner())
-	w.settings[key] = s
+	w.setSettings(key, s)
 	return s
 }
 

@@ -93,6 +93,9 @@ func (w *World) captureScope(d *Device, a argList) (Value, *UsageError, *Panic) 
 		return captureError("AlreadyActive"), nil, nil
 	}
 	s := &captureSession{device: d.capture, open: true, values: map[uint64]bool{}}
+	if w.captures == nil {
+		w.captures = map[int]*captureSession{}
+	}
 	w.captures[d.capture] = s
 	done := func(ret Value) (Value, error) {
 		delete(w.captures, d.capture)

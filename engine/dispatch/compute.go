@@ -100,13 +100,20 @@ func (w *World) rng(d *Device) *tensor.RNG {
 	r, ok := w.rngs[b]
 	if !ok {
 		r = tensor.NewRNG(tensor.DefaultSeed)
-		w.rngs[b] = r
+		w.setRNG(b, r)
 	}
 	return r
 }
 
 // seed is Device::seed: the backend's generator starts over from n.
-func (w *World) seed(d *Device, n int64) { w.rngs[d.Inner().backend] = tensor.NewRNG(uint64(n)) }
+func (w *World) seed(d *Device, n int64) { w.setRNG(d.Inner().backend, tensor.NewRNG(uint64(n))) }
+
+func (w *World) setRNG(b Backend, r *tensor.RNG) {
+	if w.rngs == nil {
+		w.rngs = map[Backend]*tensor.RNG{}
+	}
+	w.rngs[b] = r
+}
 
 // creationValues computes a creation op's values from its call: the fill
 // value, the distribution, the literal data or the range sit at the

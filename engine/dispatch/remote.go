@@ -65,6 +65,9 @@ func (w *World) registryID(key string, r *remoteDevice) int {
 		return id
 	}
 	id := len(w.remoteIDs)
+	if w.remoteIDs == nil {
+		w.remoteIDs, w.remotePeers = map[string]int{}, map[int]remotePeer{}
+	}
 	w.remoteIDs[key] = id
 	w.remotePeers[id] = remotePeer{text: r.peerText(), debug: r.peerDebug()}
 	return id
@@ -194,6 +197,9 @@ func (w *World) openSession(d *Device, fail func(*Panic) *Panic) *Panic {
 		return fail(p)
 	}
 	r.server = server
+	if w.connected == nil {
+		w.connected = map[int]bool{}
+	}
 	w.connected[r.id] = true
 	w.record(TraceEvent{Op: "connect", Backend: Remote.String(), Device: d.Debug(),
 		Note: fmt.Sprintf("session opened with %s, which hosts %s", r.peerText(), plural(w.hostedCount(host.backend), host.backend.String()+" device"))})

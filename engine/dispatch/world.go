@@ -120,9 +120,16 @@ type World struct {
 
 // NewWorld starts a process with the given build and machine.
 func NewWorld(cfg Config) *World {
-	return &World{cfg: cfg, site: -1, remoteIDs: map[string]int{}, remotePeers: map[int]remotePeer{}, connected: map[int]bool{},
-		settings: map[string]dtypeDefaults{}, captures: map[int]*captureSession{},
-		budget: tensor.NewBudget(tensor.DefaultBudget, tensor.DefaultWork), rngs: map[Backend]*tensor.RNG{}}
+	// The maps are made when first written: most programs use none of
+	// them, and a run makes two Worlds.
+	return &World{cfg: cfg, site: -1, budget: tensor.NewBudget(tensor.DefaultBudget, tensor.DefaultWork)}
+}
+
+func (w *World) setSettings(key string, s dtypeDefaults) {
+	if w.settings == nil {
+		w.settings = map[string]dtypeDefaults{}
+	}
+	w.settings[key] = s
 }
 
 // SetSite tags the TraceEvents and the tensors created by the following
