@@ -202,41 +202,48 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 // Device::cuda), the full module path for free functions
 // (burn::server::start), with each kept segment's generics.
 func (in *interp) resolve(p *syntax.PathExpr) ([]string, [][]string) {
-	type seg struct {
-		name     string
-		generics []string
-	}
-	var segs []seg
-	for i, s := range p.Segments {
-		if i == 0 {
-			if full, ok := in.imports[s.Name]; ok {
-				for _, n := range full[:len(full)-1] {
-					segs = append(segs, seg{name: n})
-				}
-				segs = append(segs, seg{name: full[len(full)-1], generics: in.genericTexts(s.Generics)})
-				continue
-			}
+	// The path is the segments as written, the first expanded through the
+	// imports: prefix, then first, then the other segments.
+	var prefix []string
+	first := ""
+	if len(p.Segments) > 0 {
+		first = p.Segments[0].Name
+		if full, ok := in.imports[first]; ok {
+			prefix, first = full[:len(full)-1], full[len(full)-1]
 		}
-		segs = append(segs, seg{name: s.Name, generics: in.genericTexts(s.Generics)})
+	}
+	total := len(prefix) + len(p.Segments)
+	if total == 0 {
+		return nil, nil
+	}
+	name := func(i int) string {
+		switch {
+		case i < len(prefix):
+			return prefix[i]
+		case i == len(prefix):
+			return first
+		}
+		return p.Segments[i-len(prefix)].Name
 	}
 	// Strip leading `crate::`/`self::`/`super::`/`std::` noise is not
 	// needed for Burn; keep [Type, fn] when a type is named.
 	start := 0
-	if n := len(segs); n >= 2 && isTypeName(segs[n-2].name) {
-		start = n - 2
+	if total >= 2 && isTypeName(name(total-2)) {
+		start = total - 2
 	}
-	var names []string
+	names := make([]string, 0, total-start)
 	var generics [][]string
-	anyGenerics := false
-	for _, s := range segs[start:] {
-		names = append(names, s.name)
-		generics = append(generics, s.generics)
-		if len(s.generics) > 0 {
-			anyGenerics = true
+	for i := start; i < total; i++ {
+		names = append(names, name(i))
+		if i < len(prefix) {
+			continue
 		}
-	}
-	if !anyGenerics {
-		generics = nil
+		if g := in.genericTexts(p.Segments[i-len(prefix)].Generics); len(g) > 0 {
+			if generics == nil {
+				generics = make([][]string, total-start)
+			}
+			generics[i-start] = g
+		}
 	}
 	return names, generics
 }
