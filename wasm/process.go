@@ -83,6 +83,9 @@ func (p *process) call(ctx context.Context, req engine.Request) ([]byte, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if size := len(req.Config) + len(req.Snippet); size > maxMessage {
+		return nil, fmt.Errorf("%w: a request of %d bytes", abi.ErrBadRequest, size)
+	}
 	// Killing the worker is how a deadline stops it: its reply then never
 	// comes and the read below fails.
 	stop := context.AfterFunc(ctx, p.kill)
@@ -112,9 +115,6 @@ func (p *process) call(ctx context.Context, req engine.Request) ([]byte, error) 
 }
 
 func (p *process) exchange(req engine.Request) (kind byte, n uint32, payload []byte, err error) {
-	if len(req.Config)+len(req.Snippet) > maxMessage {
-		return 0, 0, nil, fmt.Errorf("%w: a request of %d bytes", abi.ErrBadRequest, len(req.Config)+len(req.Snippet))
-	}
 	if err := writeMessage(p.w, msgRun, uint32(len(req.Config)), []byte(req.Config), []byte(req.Snippet)); err != nil {
 		return 0, 0, nil, err
 	}
@@ -127,8 +127,15 @@ func (p *process) exchange(req engine.Request) (kind byte, n uint32, payload []b
 
 func (p *process) memoryPages() uint32 { return p.pages }
 
-// guestStderr is what the guest printed in the run that failed.
-func (p *process) guestStderr() string { return p.guest }
+// guestStderr is what the guest printed in the run that failed, or, when
+// the worker itself died, the worker's own last words (a Go runtime out of
+// memory says so there).
+func (p *process) guestStderr() string {
+	if p.guest == "" {
+		return p.stderr.String()
+	}
+	return p.guest
+}
 
 func (p *process) kill() { _ = p.cmd.Process.Kill() }
 
