@@ -62,10 +62,15 @@ func startProcess(ctx context.Context, command []string, cacheDir string, module
 	defer stop()
 	err = writeMessage(p.w, msgStart, pages, []byte(cacheDir), []byte{0}, module)
 	var kind byte
+	var payload []byte
 	if err == nil {
-		kind, p.pages, _, err = readMessage(p.r, nil)
+		kind, p.pages, payload, err = readMessage(p.r, nil)
 	}
-	if err == nil && kind != msgReady {
+	switch {
+	case err != nil, kind == msgReady:
+	case kind == msgFailed:
+		err = errors.New(string(payload))
+	default:
 		err = fmt.Errorf("the worker answered %q to its start", kind)
 	}
 	if err != nil {

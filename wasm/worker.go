@@ -129,7 +129,7 @@ func serveWorker(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Compiling or loading the code left garbage several times the size of
 	// what stays; give it back before serving.
-	payload, module = nil, nil
+	payload, cacheDir, module = nil, nil, nil
 	debug.FreeOSMemory()
 	if err := writeMessage(w, msgReady, in.memoryPages()); err != nil {
 		return fail(err)
