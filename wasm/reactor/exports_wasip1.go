@@ -21,8 +21,8 @@ var lastResult []byte
 // work only when a run yields, so a cycle stays open across most of a run,
 // with write barriers on and allocations paying for marking; letting the
 // heap grow to three times what is live (about 27 MiB) instead of twice
-// halves the cycles and made runs 14 % faster (one instance, the six
-// examples of BENCHMARKS.md, median of seven rounds).
+// halves the cycles; with the changes beside it, it took a third off a run
+// in the sandbox (BENCHMARKS.md, "Where the time goes").
 const gcPercent = 200
 
 // memoryLimitShare is the part of the host's memory cap the collector aims
