@@ -111,6 +111,15 @@ func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error
 	return bytes.Clone(view), nil
 }
 
+// warm runs the warm-up program, so that the instance's first user does
+// not pay for the engine's first use (see warmUp).
+func (in *instance) warm(ctx context.Context) error {
+	if _, err := in.call(ctx, warmUp); err != nil {
+		return fmt.Errorf("warm-up run: %w (guest stderr: %q)", err, firstLines(in.stderr.String(), 3))
+	}
+	return nil
+}
+
 // errNoResult: the guest returned no Result, which only an engine that
 // cannot encode its own Result does.
 var errNoResult = errors.New("the guest returned no Result")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/wasm/abi"
@@ -223,11 +221,8 @@ func (s *Sandbox) compileInProcess(ctx context.Context, cfg Config) error {
 		return err
 	}
 	s.runtime = rt
-	s.compiled, err = rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
-	if err != nil {
-		return fmt.Errorf("compile engine.wasm: %v", err)
-	}
-	return nil
+	s.compiled, err = compile(ctx, rt, cfg.Module)
+	return err
 }
 
 // prepareWorkers compiles the module into the directory the workers load
@@ -254,14 +249,11 @@ func (s *Sandbox) prepareWorkers(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	_, err = rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), cfg.Module)
+	_, err = compile(ctx, rt, cfg.Module)
 	_ = rt.Close(ctx)
 	// Compiling takes a few hundred MB that this process no longer needs.
 	debug.FreeOSMemory()
-	if err != nil {
-		return fmt.Errorf("compile engine.wasm: %v", err)
-	}
-	return nil
+	return err
 }
 
 // Run runs one request and decodes its Result.
@@ -428,9 +420,9 @@ func (s *Sandbox) instantiate() (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := in.call(ctx, warmUp); err != nil {
+	if err := in.warm(ctx); err != nil {
 		_ = in.close(context.Background())
-		return nil, fmt.Errorf("warm-up run: %w (guest stderr: %q)", err, firstLines(in.stderr.String(), 3))
+		return nil, err
 	}
 	s.counters.instances.Add(1)
 	return in, nil

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/dispatch-playground/playground/engine"
@@ -179,18 +181,15 @@ func startWorkerInstance(ctx context.Context, dir string, module []byte, pages u
 	if err != nil {
 		return nil, err
 	}
-	compiled, err := rt.CompileModule(ctx, module)
+	compiled, err := compile(ctx, rt, module)
 	if err != nil {
-		return nil, fmt.Errorf("compile engine.wasm: %w", err)
+		return nil, err
 	}
 	in, err := instantiate(ctx, rt, compiled, pages)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := in.call(ctx, warmUp); err != nil {
-		return nil, fmt.Errorf("warm-up run: %w (guest stderr: %q)", err, firstLines(in.stderr.String(), 3))
-	}
-	return in, nil
+	return in, in.warm(ctx)
 }
 
 // runtimeConfig is the wazero configuration of both isolations; only
@@ -217,4 +216,14 @@ func newRuntime(ctx context.Context, cfg wazero.RuntimeConfig, dir string) (waze
 		return nil, fmt.Errorf("WASI: %w", err)
 	}
 	return rt, nil
+}
+
+// compile compiles engine.wasm, or loads it from the runtime's cache, with a
+// compilation worker per CPU.
+func compile(ctx context.Context, rt wazero.Runtime, module []byte) (wazero.CompiledModule, error) {
+	compiled, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), module)
+	if err != nil {
+		return nil, fmt.Errorf("compile engine.wasm: %w", err)
+	}
+	return compiled, nil
 }
