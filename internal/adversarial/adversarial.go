@@ -249,14 +249,8 @@ func Has(codes []string, want string) bool {
 // (VmHWM on Linux); elsewhere the memory the Go runtime holds from the
 // system, which bounds the resident memory of a pure Go process.
 func PeakRSS() int64 {
-	if status, err := os.ReadFile("/proc/self/status"); err == nil {
-		for line := range strings.SplitSeq(string(status), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
-					return kb << 10
-				}
-			}
-		}
+	if n, err := procmem.PeakRSS(os.Getpid()); err == nil {
+		return n
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

@@ -14,18 +14,24 @@ import (
 )
 
 // RSS is the resident memory of pid, in bytes.
-func RSS(pid int) (int64, error) {
+func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
+
+// PeakRSS is the most resident memory pid has had, in bytes.
+func PeakRSS(pid int) (int64, error) { return statusBytes(pid, "VmHWM") }
+
+// statusBytes reads a field of /proc/PID/status that counts kB.
+func statusBytes(pid int, field string) (int64, error) {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for line := range strings.SplitSeq(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status has no VmRSS", pid)
+	return 0, fmt.Errorf("/proc/%d/status has no %s", pid, field)
 }
 
 // TreeRSS is the resident memory of pid and of every process it started,

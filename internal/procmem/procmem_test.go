@@ -16,6 +16,9 @@ func TestTreeRSSCountsChildren(t *testing.T) {
 	if err != nil || self < 1<<20 {
 		t.Fatalf("RSS of this process: %d, %v", self, err)
 	}
+	if peak, err := PeakRSS(os.Getpid()); err != nil || peak < self {
+		t.Fatalf("peak RSS of this process %d (%v), below its RSS %d", peak, err, self)
+	}
 	alone, err := TreeRSS(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
