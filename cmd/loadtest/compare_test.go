@@ -3,23 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/dispatch-playground/playground/wasm/wasmtest"
 )
 
 // A short comparison measures all four paths, every Result it saw is the
 // native engine's, and it prints them side by side.
 func TestCompareMeasuresEveryPath(t *testing.T) {
-	module := filepath.Join(t.TempDir(), "engine.wasm")
-	if err := os.WriteFile(module, wasmtest.Build(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	module := moduleFile(t)
 	o := options{clients: 4, duration: 700 * time.Millisecond, wasm: module, maxRSSMiB: 2048,
 		filter: regexp.MustCompile(`^(tour-hello|wrong-device-add|book-autodiff)$`)}
 	var out bytes.Buffer

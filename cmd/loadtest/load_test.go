@@ -3,23 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/dispatch-playground/playground/wasm/wasmtest"
 )
 
 // A short run of the load test against an in-process server must pass all
 // its own checks.
 func TestShortLoad(t *testing.T) {
-	module := filepath.Join(t.TempDir(), "engine.wasm")
-	if err := os.WriteFile(module, wasmtest.Build(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	module := moduleFile(t)
 	o := options{clients: 40, duration: 3 * time.Second, wasm: module, maxRSSMiB: 2048,
 		filter: regexp.MustCompile(`^(tour|wrong|book|autodiff)`)}
 	var out bytes.Buffer

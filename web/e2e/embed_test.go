@@ -103,12 +103,7 @@ func (s *playgroundSite) counts() (wasmFetches, apiRuns int) {
 
 func startPlayground(t *testing.T, static fs.FS) *playgroundSite {
 	t.Helper()
-	ctx := context.Background()
-	sb, err := wasm.New(ctx, wasm.Config{Module: wasmtest.Build(t), Limits: wasm.DefaultLimits(), Isolation: wasm.ProcessIsolation, CacheDir: wasmtest.CacheDir(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close(ctx) })
+	sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), wasm.DefaultLimits(), wasm.ProcessIsolation)
 	srv, err := web.New(web.Config{
 		Sandbox: sb, Static: static, Limits: web.DefaultLimits(), Version: "e2e",
 		CORS: web.CORSConfig{AllowOrigins: []string{"*"}, AllowWrites: true, MaxAge: time.Minute},

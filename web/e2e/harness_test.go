@@ -109,10 +109,7 @@ type site struct {
 func startSite(t *testing.T, static fs.FS, dbPath string) *site {
 	t.Helper()
 	ctx := context.Background()
-	sb, err := wasm.New(ctx, wasm.Config{Module: wasmtest.Build(t), Limits: wasm.DefaultLimits(), Isolation: wasm.ProcessIsolation, CacheDir: wasmtest.CacheDir(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), wasm.DefaultLimits(), wasm.ProcessIsolation)
 	shares, err := store.Open(dbPath)
 	if err != nil {
 		t.Fatal(err)
