@@ -305,29 +305,23 @@ func errDuplicateServer(address string, span, first source.Range) diag.Diagnosti
 }
 
 func errUnknownAdapter(kind string, at *value, kinds []string) diag.Diagnostic {
-	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
-		fmt.Sprintf("unknown wgpu adapter kind `%s`, expected one of %s", kind, strings.Join(kinds, ", ")))
-	if suggestion, ok := suggest(kind, kinds); ok {
-		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
-		d = withSuggestion(d, suggestion, &fix)
-	}
-	return d
+	return errUnknownChoice("wgpu adapter kind", kind, at, kinds)
 }
 
 func errUnknownTarget(target string, at *value, targets []string) diag.Diagnostic {
-	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
-		fmt.Sprintf("unknown target `%s`, expected one of %s", target, strings.Join(targets, ", ")))
-	if suggestion, ok := suggest(target, targets); ok {
-		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
-		d = withSuggestion(d, suggestion, &fix)
-	}
-	return d
+	return errUnknownChoice("target", target, at, targets)
 }
 
 func errUnknownFault(fault string, at *value, faults []string) diag.Diagnostic {
+	return errUnknownChoice("server fault", fault, at, faults)
+}
+
+// errUnknownChoice is a value outside a closed list of what: the list,
+// and the nearest choice as a fix when one is near.
+func errUnknownChoice(what, got string, at *value, choices []string) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
-		fmt.Sprintf("unknown server fault `%s`, expected one of %s", fault, strings.Join(faults, ", ")))
-	if suggestion, ok := suggest(fault, faults); ok {
+		fmt.Sprintf("unknown %s `%s`, expected one of %s", what, got, strings.Join(choices, ", ")))
+	if suggestion, ok := suggest(got, choices); ok {
 		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
 		d = withSuggestion(d, suggestion, &fix)
 	}
