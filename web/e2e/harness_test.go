@@ -138,6 +138,18 @@ func startSite(t *testing.T, static fs.FS, dbPath string) *site {
 	return s
 }
 
+// openPlayground starts the server and a browser, opens the playground
+// and waits for the engine in the page to show the default example's
+// result.
+func openPlayground(t *testing.T) (*site, *tab) {
+	t.Helper()
+	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
+	tb := newTab(t, newBrowser(t))
+	tb.do(chromedp.Navigate(site.URL + "/"))
+	tb.waitBrowserRun()
+	return site, tb
+}
+
 // newBrowser starts Chromium with exactly the flags CI uses and a fresh
 // profile. The returned context owns the browser.
 func newBrowser(t *testing.T) context.Context {

@@ -132,10 +132,7 @@ func TestLoadingShowsTheDefaultExampleWithItsResults(t *testing.T) {
 }
 
 func TestLibTorchRemoteServerPanicsInlineAndTheFixRunsClean(t *testing.T) {
-	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/"))
-	tb.waitBrowserRun()
+	site, tb := openPlayground(t)
 
 	// The config panel writes the features into Cargo.toml.
 	tb.typeInto("config", "[dependencies]\nburn = \"0.22\"\n")
@@ -196,10 +193,7 @@ func TestLibTorchRemoteServerPanicsInlineAndTheFixRunsClean(t *testing.T) {
 }
 
 func TestEditorIsReachableAndLeavableByKeyboard(t *testing.T) {
-	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/"))
-	tb.waitBrowserRun()
+	_, tb := openPlayground(t)
 
 	inEditor := `!!document.activeElement.closest('[data-testid="snippet-editor"]')`
 	tb.do(chromedp.Focus(chromedp.CSS(`[data-testid="snippet-editor"] .cm-content`)), chromedp.KeyEvent(kb.Tab))
@@ -223,10 +217,7 @@ func TestEditorIsReachableAndLeavableByKeyboard(t *testing.T) {
 }
 
 func TestConfigEditorValidatesInline(t *testing.T) {
-	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/"))
-	tb.waitBrowserRun()
+	_, tb := openPlayground(t)
 	tb.typeInto("config", "[dependencies]\nburn = { version = \"0.22\", features = [\"cudaa\"] }\n")
 	tb.waitFor("a config diagnostic", `document.querySelector('[data-testid="panel-diagnostics"] [data-phase="config"]') && !document.querySelector('[data-testid="results"]').hasAttribute("aria-busy")`)
 	if got := eval[string](tb, `document.querySelector('[data-testid="config-editor"] .cm-lintRange-error, [data-testid="config-editor"] .cm-lintRange-warning')?.textContent ?? ""`); !strings.Contains(got, "cudaa") {
@@ -335,10 +326,7 @@ func TestWithoutJavaScriptTheFormRendersTheSameDiagnostics(t *testing.T) {
 }
 
 func TestALoopThatNeverEndsLeavesThePageResponsive(t *testing.T) {
-	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/"))
-	tb.waitBrowserRun()
+	site, tb := openPlayground(t)
 	tb.typeInto("snippet", "fn main() {\nlet mut n = 0;\nloop {\nn += 1;\n}\n}")
 	// A probe on the page's main thread records its longest stall while
 	// the program runs.
