@@ -97,9 +97,9 @@ func TestMultipleFailedConditionsAreNumberedInOrder(t *testing.T) {
 // TestEveryCheckRowHasACase reads Burn's panic table and requires a case for
 // each check.rs row a user can reach.
 func TestEveryCheckRowHasACase(t *testing.T) {
-	file, err := os.Open("../../../shared/burn/panics.tsv")
+	file, err := os.Open("../catalog/panics.tsv")
 	if err != nil {
-		t.Skip("panics.tsv is not beside the repository:", err)
+		t.Fatal(err)
 	}
 	defer file.Close()
 	cases := map[string]bool{}

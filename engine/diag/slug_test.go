@@ -29,13 +29,14 @@ func TestSlug(t *testing.T) {
 }
 
 // TestSlugMatchesSeeds checks Slug against the records the catalog started
-// from: each seed's slug is the slug of its message template.
+// from (the two seeds, kept verbatim among the catalog's records): each
+// seed's slug is the slug of its message template.
 func TestSlugMatchesSeeds(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/seeds/*.json")
-	if len(files) == 0 {
-		t.Skip("../shared/seeds is not beside the repository")
-	}
-	for _, f := range files {
+	for _, name := range []string{
+		"input-tensor-is-on-the-wrong-backend.json",
+		"libtorch-is-not-supported-as-a-remote-server-backe.json",
+	} {
+		f := filepath.Join("..", "catalog", "records", name)
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

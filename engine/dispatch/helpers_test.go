@@ -21,7 +21,7 @@ var (
 
 func loadFeatureGraph(t testing.TB) map[string][]string {
 	featureGraphOnce.Do(func() {
-		data, err := os.ReadFile("../../../shared/burn/features.tsv")
+		data, err := os.ReadFile("../config/features.tsv")
 		if err != nil {
 			featureGraphErr = err
 			return

@@ -28,7 +28,7 @@ var (
 func loadPanicTable(t testing.TB) map[string]panicRow {
 	panicTableOnce.Do(func() {
 		table := map[string]panicRow{}
-		for _, path := range []string{"../../../shared/burn/panics.tsv", "../catalog/sites.tsv"} {
+		for _, path := range []string{"../catalog/panics.tsv", "../catalog/sites.tsv"} {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				return
@@ -44,7 +44,7 @@ func loadPanicTable(t testing.TB) map[string]panicRow {
 		panicTable = table
 	})
 	if panicTable == nil {
-		t.Fatal("cannot read ../shared/burn/panics.tsv and ../catalog/sites.tsv")
+		t.Fatal("cannot read ../catalog/panics.tsv and ../catalog/sites.tsv")
 	}
 	return panicTable
 }

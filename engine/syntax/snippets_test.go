@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -73,13 +75,73 @@ func readSpecSnippets() ([]rustBlock, error) {
 	return append(spec, ext...), nil
 }
 
-func TestSpecSnippetsParse(t *testing.T) {
+// specDir holds the repository's copy of those snippets, one file each: its
+// first line names the block, the rest is the block.
+const specDir = "testdata/spec"
+
+var updateSpec = flag.Bool("update-spec", false, "copy the spec's snippets from ../shared into testdata/spec")
+
+// readSpecCopies reads the snippets kept in testdata/spec.
+func readSpecCopies(t *testing.T) []rustBlock {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(specDir, "*.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []rustBlock
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, code, ok := strings.Cut(string(data), "\n")
+		if !ok || !strings.HasPrefix(name, "// ") {
+			t.Fatalf("%s: the first line must be // and the block's name", f)
+		}
+		blocks = append(blocks, rustBlock{name: strings.TrimPrefix(name, "// "), code: code})
+	}
+	return blocks
+}
+
+// TestSpecSnippetsAreCurrent compares the copies with the shared reference
+// when it stands beside the repository (-update-spec rewrites them).
+func TestSpecSnippetsAreCurrent(t *testing.T) {
 	blocks, err := readSpecSnippets()
 	if err != nil {
-		t.Skipf("shared reference not available: %v", err)
+		t.Skipf("the shared reference is not beside the repository, so the copies in %s are not compared: %v", specDir, err)
 	}
+	if *updateSpec {
+		old, _ := filepath.Glob(filepath.Join(specDir, "*.rs"))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(specDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i, b := range blocks {
+			path := filepath.Join(specDir, fmt.Sprintf("%03d.rs", i+1))
+			if err := os.WriteFile(path, []byte("// "+b.name+"\n"+b.code), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	copies := readSpecCopies(t)
+	if len(copies) != len(blocks) {
+		t.Fatalf("%s has %d snippets, the shared reference %d; run with -update-spec", specDir, len(copies), len(blocks))
+	}
+	for i := range blocks {
+		if copies[i] != blocks[i] {
+			t.Errorf("%s/%03d.rs differs from %s; run with -update-spec", specDir, i+1, blocks[i].name)
+		}
+	}
+}
+
+func TestSpecSnippetsParse(t *testing.T) {
+	blocks := readSpecCopies(t)
 	if len(blocks) < 20 {
-		t.Fatalf("found only %d rust blocks in the shared spec; the section headings moved?", len(blocks))
+		t.Fatalf("found only %d rust blocks in %s", len(blocks), specDir)
 	}
 	for _, b := range blocks {
 		t.Run(b.name, func(t *testing.T) {
