@@ -17,6 +17,11 @@ type closure struct {
 	params []*syntax.Param
 	body   syntax.Expr
 	env    *scope
+	// mod, selfType and selfMod are the module and `Self` of the code
+	// that wrote the closure.
+	mod      *module
+	selfType *syntax.Type
+	selfMod  *module
 }
 
 func (*closure) TypeName() string { return "closure" }
@@ -113,53 +118,27 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	if path.QSelf != nil {
 		return in.qualifiedCall(path, e)
 	}
-	names := segNames(path.Segments)
-	if len(names) == 1 {
-		name := names[0]
-		if b := in.scope.lookup(name); b != nil {
+	if len(path.Segments) == 1 && len(path.Segments[0].Generics) == 0 {
+		if b := in.scope.lookup(path.Segments[0].Name); b != nil {
 			args, sig := in.exprs(e.Args)
 			if sig != nil {
 				return nil, sig
 			}
 			return in.callValue(b.v, args, e)
 		}
-		if fn, ok := in.fns[name]; ok {
-			args, sig := in.exprs(e.Args)
-			if sig != nil {
-				return nil, sig
-			}
-			return in.callUser(fn, args, e.Range)
-		}
-		switch name {
-		case "Some", "Ok", "Err":
-			args, sig := in.exprs(e.Args)
-			if sig != nil {
-				return nil, sig
-			}
-			typ := "Result"
-			if name == "Some" {
-				typ = "Option"
-			}
-			return &dispatch.Enum{Type: typ, Variant: name, Fields: args}, nil
-		case "drop":
-			_, sig := in.exprs(e.Args)
-			return dispatch.Unit{}, sig
-		}
-		if _, ok := in.imports[name]; !ok {
-			if _, ok := in.structs[name]; ok { // a tuple struct
-				args, sig := in.exprs(e.Args)
-				if sig != nil {
-					return nil, sig
-				}
-				return &dispatch.Enum{Type: name, Variant: name, Fields: args}, nil
-			}
-			in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
-				Message: fmt.Sprintf("cannot find function `%s` in this scope", name), File: diag.MainRS, Range: path.Range})
-			_, sig := in.exprs(e.Args)
-			return unknown, sig
+	}
+	segs, m := in.expandSegs(in.mod, in.segsIn(in.mod, path.Segments, nil, 0), 0)
+	names := segNamesOf(segs)
+	r := in.resolveIn(m, names, 0)
+	if len(names) == 1 && r.external != nil {
+		if _, ok := in.lookupIn(m, names[0], 0); !ok {
+			return in.callUnscoped(names[0], e, path)
 		}
 	}
-	names, generics := in.resolve(path)
+	if r.external == nil {
+		return in.callItem(r, e, path)
+	}
+	names, generics := burnPath(r.external, segs)
 	args, sig := in.exprs(e.Args)
 	if sig != nil {
 		return nil, sig
@@ -179,12 +158,6 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 		return &dispatch.Array{Vec: true}, nil
 	}
 	if len(names) == 2 {
-		if fn := in.assocFn(names[0], names[1]); fn != nil {
-			return in.callUser(fn, args, e.Range)
-		}
-		if v, ok := in.userVariant(names[0], names[1], args); ok {
-			return v, nil
-		}
 		if in.isExtensionTrait(names[0]) || names[0] == "Dispatch" {
 			return in.extensionCall(names[0], names[1], args, e)
 		}
@@ -197,53 +170,104 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	return in.burn(dispatch.Call{Path: names, Generics: generics, Expect: expect, Args: args}, e.Range, inputs)
 }
 
-// resolve expands imports and returns the canonical path Burn calls are
-// made with: [Type, fn] for associated functions (Tensor::ones,
-// Device::cuda), the full module path for free functions
-// (burn::server::start), with each kept segment's generics.
-func (in *interp) resolve(p *syntax.PathExpr) ([]string, [][]string) {
-	// The path is the segments as written, the first expanded through the
-	// imports: prefix, then first, then the other segments.
-	var prefix []string
-	first := ""
-	if len(p.Segments) > 0 {
-		first = p.Segments[0].Name
-		if full, ok := in.imports[first]; ok {
-			prefix, first = full[:len(full)-1], full[len(full)-1]
-		}
+// callUnscoped calls a one-segment name that no item or import of the
+// module declares: the prelude's constructors, or rustc's E0425.
+func (in *interp) callUnscoped(name string, e *syntax.CallExpr, path *syntax.PathExpr) (value, *signal) {
+	args, sig := in.exprs(e.Args)
+	if sig != nil {
+		return nil, sig
 	}
-	total := len(prefix) + len(p.Segments)
+	switch name {
+	case "Some", "Ok", "Err":
+		typ := "Result"
+		if name == "Some" {
+			typ = "Option"
+		}
+		return &dispatch.Enum{Type: typ, Variant: name, Fields: args}, nil
+	case "drop":
+		return dispatch.Unit{}, nil
+	}
+	in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
+		Message: fmt.Sprintf("cannot find function `%s` in this scope", name), File: diag.MainRS, Range: path.Range})
+	return unknown, nil
+}
+
+// callItem calls what a path names in the program: a function, a tuple
+// struct or variant, an associated function of one of its types.
+func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathExpr) (value, *signal) {
+	args, sig := in.exprs(e.Args)
+	if sig != nil {
+		return nil, sig
+	}
+	it := r.item
+	switch {
+	case r.unresolved:
+		in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
+			Message: fmt.Sprintf("failed to resolve: could not find `%s` in `%s`", r.rest[0], in.src.Slice(path.Range)),
+			File:    diag.MainRS, Range: path.Range})
+		return unknown, nil
+	case it.fn != nil && len(r.rest) == 0:
+		return in.callUser(it.fn, args, e.Range)
+	case it.konst != nil && len(r.rest) == 0:
+		fv, sig := in.constValue(it.konst, path.Range)
+		if sig != nil {
+			return nil, sig
+		}
+		return in.callValue(fv, args, e)
+	case it.typ != nil && len(r.rest) == 0 && !it.typ.Enum && it.typ.Shape == syntax.TupleShape:
+		return &dispatch.Enum{Type: it.typ.Name, Variant: it.typ.Name, Fields: args}, nil
+	case (it.typ != nil || it.trait != nil) && len(r.rest) == 1:
+		typ := ""
+		if it.typ != nil {
+			typ = it.typ.Name
+		} else {
+			typ = it.trait.Name
+		}
+		if fn := in.assocFn(typ, r.rest[0]); fn != nil {
+			return in.callUser(fn, args, e.Range)
+		}
+		if v, ok := in.userVariant(typ, r.rest[0], args); ok {
+			return v, nil
+		}
+		if in.isExtensionTrait(typ) {
+			return in.extensionCall(typ, r.rest[0], args, e)
+		}
+		in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
+			Message: fmt.Sprintf("no function or associated item named `%s` found for `%s` in the current scope", r.rest[0], typ),
+			File:    diag.MainRS, Range: path.Range})
+		return unknown, nil
+	}
+	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+		Message: fmt.Sprintf("expected function, found `%s`", in.src.Slice(path.Range)), File: diag.MainRS, Range: path.Range})
+	return unknown, nil
+}
+
+// burnPath is the canonical path Burn calls are made with: [Type, fn] for
+// associated functions (Tensor::ones, Device::cuda), the full module path
+// for free functions (burn::server::start), with each kept segment's
+// generics. written are the segments as the program wrote them (aliases
+// expanded): they are the tail of the resolved path.
+func burnPath(full []string, written []pathSeg) ([]string, [][]string) {
+	total := len(full)
 	if total == 0 {
 		return nil, nil
 	}
-	name := func(i int) string {
-		switch {
-		case i < len(prefix):
-			return prefix[i]
-		case i == len(prefix):
-			return first
-		}
-		return p.Segments[i-len(prefix)].Name
-	}
-	// Strip leading `crate::`/`self::`/`super::`/`std::` noise is not
-	// needed for Burn; keep [Type, fn] when a type is named.
 	start := 0
-	if total >= 2 && isTypeName(name(total-2)) {
+	if total >= 2 && isTypeName(full[total-2]) {
 		start = total - 2
 	}
-	names := make([]string, 0, total-start)
+	names := append([]string{}, full[start:]...)
 	var generics [][]string
+	offset := total - len(written)
 	for i := start; i < total; i++ {
-		names = append(names, name(i))
-		if i < len(prefix) {
+		w := i - offset
+		if w < 0 || w >= len(written) || len(written[w].generics) == 0 {
 			continue
 		}
-		if g := in.genericTexts(p.Segments[i-len(prefix)].Generics); len(g) > 0 {
-			if generics == nil {
-				generics = make([][]string, total-start)
-			}
-			generics[i-start] = g
+		if generics == nil {
+			generics = make([][]string, total-start)
 		}
+		generics[i-start] = written[w].generics
 	}
 	return names, generics
 }
@@ -258,7 +282,9 @@ func isTypeName(s string) bool {
 func (in *interp) genericTexts(args []syntax.GenericArg) []string {
 	var out []string
 	for _, g := range args {
-		out = append(out, strings.TrimSpace(in.src.Slice(g.Range)))
+		if g.Lifetime == "" {
+			out = append(out, in.genericText(in.mod, g, nil, 0))
+		}
 	}
 	return out
 }
@@ -304,9 +330,12 @@ func (in *interp) callClosure(c *closure, args []value, r source.Range) (value, 
 	if in.depth > maxCallDepth {
 		return nil, in.limit("depth", r)
 	}
-	saved := in.scope
+	saved, savedMod, savedSelf, savedSelfMod := in.scope, in.mod, in.selfType, in.selfMod
 	in.scope = &scope{vars: map[string]*binding{}, parent: c.env}
-	defer func() { in.scope = saved }()
+	if c.mod != nil {
+		in.mod, in.selfType, in.selfMod = c.mod, c.selfType, c.selfMod
+	}
+	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
 	for i, p := range c.params {
 		if p.Pat != nil {
 			in.bindPattern(p.Pat, args[i])
@@ -347,9 +376,16 @@ func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r so
 	if in.depth > maxCallDepth {
 		return nil, in.limit("depth", r)
 	}
-	saved := in.scope
+	saved, savedMod, savedSelf, savedSelfMod := in.scope, in.mod, in.selfType, in.selfMod
 	in.scope = &scope{vars: map[string]*binding{}, parent: in.root()}
-	defer func() { in.scope = saved }()
+	if m := in.fnMod[fn]; m != nil {
+		in.mod = m
+	}
+	in.selfType, in.selfMod = nil, nil
+	if im := in.fnImpl[fn]; im != nil {
+		in.selfType, in.selfMod = im.For, in.mod
+	}
+	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
 	if self != nil {
 		in.define("self", self, true, r)
 	}
@@ -393,15 +429,31 @@ func (in *interp) root() *scope {
 	return s
 }
 
-// assocFn finds `Type::name` among the snippet's inherent impls.
+// assocFn finds `Type::name` as rustc does: among the program's inherent
+// impls of typ first, then its trait impls, then the default methods of
+// the traits it implements.
 func (in *interp) assocFn(typ, name string) *syntax.FnDecl {
+	for _, inherent := range []bool{true, false} {
+		for _, im := range in.impls {
+			if (im.Trait == nil) != inherent || im.For == nil || lastSeg(im.For) != typ {
+				continue
+			}
+			for _, m := range im.Methods {
+				if m.Name == name {
+					return m
+				}
+			}
+		}
+	}
 	for _, im := range in.impls {
-		if im.Trait != nil || im.For == nil || lastSeg(im.For) != typ {
+		if im.Trait == nil || im.For == nil || lastSeg(im.For) != typ {
 			continue
 		}
-		for _, m := range im.Methods {
-			if m.Name == name {
-				return m
+		if t := in.traits[lastSeg(im.Trait)]; t != nil {
+			for _, m := range t.Methods {
+				if m.Name == name && m.Body != nil {
+					return m
+				}
 			}
 		}
 	}

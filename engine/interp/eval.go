@@ -139,7 +139,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		}
 		expect := ""
 		if s.Type != nil {
-			expect = s.Type.Text
+			expect = in.typeText(s.Type)
 		}
 		v, sig := in.exprExpect(s.Init, expect)
 		if sig != nil {
@@ -422,7 +422,7 @@ func (in *interp) exprExpect(e syntax.Expr, expect string) (value, *signal) {
 	case *syntax.MacroExpr:
 		return in.macro(e)
 	case *syntax.ClosureExpr:
-		return &closure{params: e.Params, body: e.Body, env: in.scope}, nil
+		return &closure{params: e.Params, body: e.Body, env: in.scope, mod: in.mod, selfType: in.selfType, selfMod: in.selfMod}, nil
 	case *syntax.StructExpr:
 		return in.structLit(e)
 	case *syntax.TryExpr:
@@ -574,22 +574,28 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 				Message: "`self` is only available in methods", File: diag.MainRS, Range: e.Range})
 			return unknown, nil
 		}
-		if fn, ok := in.fns[name]; ok {
-			return &fnValue{decl: fn}, nil
-		}
-		if full, ok := in.imports[name]; ok {
-			names = full
-		} else {
+	}
+	segs, m := in.expandSegs(in.mod, in.segsIn(in.mod, e.Segments, nil, 0), 0)
+	names = segNamesOf(segs)
+	r := in.resolveIn(m, names, 0)
+	if e.QSelf != nil {
+		r = resolution{external: names}
+	}
+	if len(names) == 1 && r.external != nil {
+		if _, ok := in.lookupIn(m, names[0], 0); !ok {
 			in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
-				Message: fmt.Sprintf("cannot find value `%s` in this scope", name), File: diag.MainRS, Range: e.Range})
+				Message: fmt.Sprintf("cannot find value `%s` in this scope", names[0]), File: diag.MainRS, Range: e.Range})
 			return unknown, nil
 		}
 	}
-	if v, ok := numericConsts[strings.Join(names, "::")]; ok {
-		return v, nil
+	if r.external == nil {
+		return in.itemValue(r, e)
 	}
-	if full, ok := in.imports[names[0]]; ok && len(names) > 1 {
-		names = append(append([]string{}, full...), names[1:]...)
+	names = r.external
+	for i := range names {
+		if v, ok := numericConsts[strings.Join(names[i:], "::")]; ok && len(names)-i >= 2 {
+			return v, nil
+		}
 	}
 	if len(names) >= 2 {
 		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
@@ -597,10 +603,53 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 	return &dispatch.Enum{Type: names[0], Variant: names[0]}, nil
 }
 
+// itemValue is the value of a path that names an item of the program: a
+// function, a const or static, a unit struct, an enum variant, an
+// associated const or function.
+func (in *interp) itemValue(r resolution, e *syntax.PathExpr) (value, *signal) {
+	it := r.item
+	switch {
+	case r.unresolved:
+		in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
+			Message: fmt.Sprintf("failed to resolve: could not find `%s` in `%s`", r.rest[0], in.src.Slice(e.Range)),
+			File:    diag.MainRS, Range: e.Range})
+		return unknown, nil
+	case it.fn != nil && len(r.rest) == 0:
+		return &fnValue{decl: it.fn}, nil
+	case it.konst != nil && len(r.rest) == 0:
+		return in.constValue(it.konst, e.Range)
+	case it.typ != nil && len(r.rest) == 0:
+		return &dispatch.Enum{Type: it.typ.Name, Variant: it.typ.Name}, nil
+	case it.typ != nil && len(r.rest) == 1:
+		name := r.rest[0]
+		if c, m := in.assocConst(it.typ.Name, name); c != nil {
+			return in.constValue(&constItem{decl: c, mod: m}, e.Range)
+		}
+		if fn := in.assocFn(it.typ.Name, name); fn != nil {
+			return &fnValue{decl: fn}, nil
+		}
+		return &dispatch.Enum{Type: it.typ.Name, Variant: name}, nil
+	case it.module != nil && len(r.rest) == 0:
+		in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
+			Message: fmt.Sprintf("expected value, found module `%s`", in.src.Slice(e.Range)), File: diag.MainRS, Range: e.Range})
+		return unknown, nil
+	}
+	names := append(segNames(e.Segments)[:0:0], r.rest...)
+	if len(names) >= 2 {
+		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
+	}
+	if len(names) == 1 {
+		return &dispatch.Enum{Type: names[0], Variant: names[0]}, nil
+	}
+	return unknown, nil
+}
+
 func (in *interp) structLit(e *syntax.StructExpr) (value, *signal) {
-	names := segNames(e.Path)
-	if full, ok := in.imports[names[0]]; ok {
-		names = append(append([]string{}, full...), names[1:]...)
+	segs, m := in.expandSegs(in.mod, in.segsIn(in.mod, e.Path, nil, 0), 0)
+	names := segNamesOf(segs)
+	r := in.resolveIn(m, names, 0)
+	if r.external != nil {
+		names = r.external
 	}
 	en := &dispatch.Enum{Named: map[string]value{}}
 	en.Variant = names[len(names)-1]
@@ -609,8 +658,12 @@ func (in *interp) structLit(e *syntax.StructExpr) (value, *signal) {
 	} else {
 		en.Type = en.Variant
 	}
-	if _, user := in.structs[en.Variant]; user && len(names) == 1 {
-		en.Type = en.Variant
+	switch it := r.item; {
+	case r.external != nil:
+	case it.typ != nil && len(r.rest) == 0:
+		en.Type, en.Variant = it.typ.Name, it.typ.Name
+	case it.typ != nil && len(r.rest) == 1:
+		en.Type, en.Variant = it.typ.Name, r.rest[0]
 	}
 	for _, f := range e.Fields {
 		v, sig := in.expr(f.Value)

@@ -644,7 +644,7 @@ func (in *interp) extensionCall(trait, name string, args []value, e *syntax.Call
 			Message: "cannot call associated function on trait without specifying the corresponding `impl` type",
 			Help:    []string{fmt.Sprintf("the generated impl is on `Dispatch`: call `Dispatch::%s(..)` or `<Dispatch as %s>::%s(..)`", name, trait, name)}}
 		dispatchPath := "Dispatch"
-		if _, imported := in.imports["Dispatch"]; !imported {
+		if _, imported := in.lookupIn(in.mod, "Dispatch", 0); !imported {
 			dispatchPath = "burn::backend::Dispatch"
 		}
 		d.Fixes = []diag.Fix{{Title: "Call it on `Dispatch`", Edits: []diag.Edit{{File: diag.MainRS, Range: pathRange,

@@ -69,36 +69,3 @@ func TestFormatArgs(t *testing.T) {
 	}
 }
 
-func TestUseTrees(t *testing.T) {
-	in := newInterp(nil, nil, Options{})
-	in.use("burn::{tensor::{Device, Tensor as T, activation}, server::start, backend::*}")
-	in.use("burn :: nn :: { LinearConfig , self }")
-	want := map[string]string{
-		"Device": "burn::tensor::Device", "T": "burn::tensor::Tensor", "activation": "burn::tensor::activation",
-		"start": "burn::server::start", "LinearConfig": "burn::nn::LinearConfig", "nn": "burn::nn",
-	}
-	for name, path := range want {
-		got, ok := in.imports[name]
-		if !ok {
-			t.Errorf("%s not imported", name)
-			continue
-		}
-		if joined := join(got); joined != path {
-			t.Errorf("%s = %s, want %s", name, joined, path)
-		}
-	}
-	if _, ok := in.imports["*"]; ok {
-		t.Error("glob imported as a name")
-	}
-}
-
-func join(s []string) string {
-	out := ""
-	for i, p := range s {
-		if i > 0 {
-			out += "::"
-		}
-		out += p
-	}
-	return out
-}

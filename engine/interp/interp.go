@@ -121,10 +121,20 @@ type interp struct {
 	opts  Options
 	world *dispatch.World
 
-	fns     map[string]*syntax.FnDecl // free functions by name
-	imports map[string][]string       // `use` aliases: last segment -> full path
+	// rootMod is the crate root; mod is the module of the code being
+	// evaluated, selfType the type `Self` names there (with the module it
+	// is written in).
+	rootMod  *module
+	mod      *module
+	selfType *syntax.Type
+	selfMod  *module
+	fnMod    map[*syntax.FnDecl]*module
+	fnImpl   map[*syntax.FnDecl]*syntax.ImplDecl
+	implMod  map[*syntax.ImplDecl]*module
+	impls    []*syntax.ImplDecl
+	// traits and structs index every trait and struct of the program by
+	// name, for the backend-extension checks.
 	traits  map[string]*syntax.TraitDecl
-	impls   []*syntax.ImplDecl
 	structs map[string]*syntax.StructDecl
 
 	scope *scope
@@ -150,8 +160,10 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 	in := &interp{
 		file: f, src: src, opts: opts,
 		world:   dispatch.NewWorld(opts.Config),
-		fns:     map[string]*syntax.FnDecl{},
-		imports: map[string][]string{},
+		rootMod: newModule("crate", nil),
+		fnMod:   map[*syntax.FnDecl]*module{},
+		fnImpl:  map[*syntax.FnDecl]*syntax.ImplDecl{},
+		implMod: map[*syntax.ImplDecl]*module{},
 		traits:  map[string]*syntax.TraitDecl{},
 		structs: map[string]*syntax.StructDecl{},
 		seen:    map[string]bool{},
@@ -160,6 +172,7 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 	if f != nil {
 		in.declare(f.Items)
 	}
+	in.mod = in.rootMod
 	return in
 }
 
@@ -184,75 +197,9 @@ func (in *interp) siteRange(site int) source.Range {
 	return source.Range{}
 }
 
-// declare records items: functions, traits, impls, structs and imports.
+// declare records items of the module being evaluated.
 func (in *interp) declare(items []syntax.Item) {
-	for _, it := range items {
-		switch it := it.(type) {
-		case *syntax.FnDecl:
-			in.fns[it.Name] = it
-		case *syntax.TraitDecl:
-			in.traits[it.Name] = it
-		case *syntax.ImplDecl:
-			in.impls = append(in.impls, it)
-		case *syntax.StructDecl:
-			in.structs[it.Name] = it
-		case *syntax.UseDecl:
-			in.use(it.Path)
-		case *syntax.ModDecl:
-			in.declare(it.Items)
-		}
-	}
-}
-
-// use records the names a `use` tree brings into scope. The tree is kept
-// as text by the parser: `burn::tensor::{Device, Tensor as T, backend::*}`.
-func (in *interp) use(tree string) {
-	tree = strings.Join(strings.Fields(tree), " ")
-	for _, tok := range []string{"::", "{", "}", ","} {
-		tree = strings.ReplaceAll(tree, " "+tok, tok)
-		tree = strings.ReplaceAll(tree, tok+" ", tok)
-	}
-	tree = strings.TrimPrefix(strings.TrimSuffix(tree, ";"), "::")
-	in.useTree(nil, tree)
-}
-
-func (in *interp) useTree(prefix []string, tree string) {
-	tree = strings.TrimSpace(tree)
-	if tree == "" {
-		return
-	}
-	// A trailing {group} distributes the leading path over its parts.
-	if i := strings.Index(tree, "{"); i >= 0 && strings.HasSuffix(tree, "}") {
-		head := strings.TrimSuffix(tree[:i], "::")
-		p := append(append([]string{}, prefix...), splitPath(head)...)
-		for _, part := range splitTop(tree[i+1 : len(tree)-1]) {
-			in.useTree(p, part)
-		}
-		return
-	}
-	path, alias, aliased := strings.Cut(tree, " as ")
-	segs := append(append([]string{}, prefix...), splitPath(path)...)
-	if len(segs) == 0 {
-		return
-	}
-	last := segs[len(segs)-1]
-	if last == "*" {
-		return
-	}
-	if last == "self" {
-		segs = segs[:len(segs)-1]
-		if len(segs) == 0 {
-			return
-		}
-		last = segs[len(segs)-1]
-	}
-	name := last
-	if aliased {
-		name = strings.TrimSpace(alias)
-	}
-	if name != "_" {
-		in.imports[name] = segs
-	}
+	in.declareIn(in.mod, items)
 }
 
 func splitPath(p string) []string {
@@ -263,26 +210,6 @@ func splitPath(p string) []string {
 		}
 	}
 	return out
-}
-
-// splitTop splits a use group on commas outside braces.
-func splitTop(s string) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				parts = append(parts, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(parts, s[start:])
 }
 
 // program runs the bare statements, then main if there is one and the bare
@@ -296,7 +223,7 @@ func (in *interp) program() {
 		}
 		return
 	}
-	if main, ok := in.fns["main"]; ok && main.Body != nil {
+	if main, ok := in.rootMod.fns["main"]; ok && main.Body != nil {
 		in.callUser(main, nil, main.NameSpan)
 	}
 }

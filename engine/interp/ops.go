@@ -447,7 +447,7 @@ func (in *interp) cast(e *syntax.CastExpr) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
-	t := e.Type.Text
+	t := in.typeText(e.Type)
 	switch v := dispatch.Deref(x).(type) {
 	case dispatch.Int:
 		if t == "f32" || t == "f64" {

@@ -1,0 +1,125 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+func TestUseTrees(t *testing.T) {
+	src := "use burn::{tensor::{Device, Tensor as T, activation}, server::start, backend::*};\nuse burn :: nn :: { LinearConfig , self };"
+	f, d := syntax.Parse(src)
+	if d.HasErrors() {
+		t.Fatal(d)
+	}
+	in := newInterp(f, nil, Options{})
+	want := map[string]string{
+		"Device": "burn::tensor::Device", "T": "burn::tensor::Tensor", "activation": "burn::tensor::activation",
+		"start": "burn::server::start", "LinearConfig": "burn::nn::LinearConfig", "nn": "burn::nn",
+	}
+	for name, path := range want {
+		got := in.resolveName([]string{name})
+		if got.external == nil {
+			t.Errorf("%s: not a path into another crate: %+v", name, got)
+			continue
+		}
+		if joined := strings.Join(got.external, "::"); joined != path {
+			t.Errorf("%s = %s, want %s", name, joined, path)
+		}
+	}
+	if len(in.rootMod.globs) != 1 || strings.Join(in.rootMod.globs[0], "::") != "burn::backend" {
+		t.Errorf("globs = %v, want [burn::backend]", in.rootMod.globs)
+	}
+	if _, ok := in.rootMod.uses["*"]; ok {
+		t.Error("glob imported as a name")
+	}
+}
+
+// TestItems runs programs made of Rust items the way rustc resolves them:
+// modules and paths, type aliases, consts and statics, extern crates, Self.
+func TestItems(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"inline module paths", `
+mod flex { pub fn run() -> i32 { 1 } }
+mod wgpu { pub fn run() -> i32 { 2 } pub mod inner { pub fn up() -> i32 { super::run() + crate::flex::run() } } }
+fn main() { println!("{} {} {}", flex::run(), wgpu::run(), wgpu::inner::up()); }`, "1 2 3\n"},
+		{"use of the program's own items", `
+mod model { pub struct Model { pub n: i32 } impl Model { pub fn new(n: i32) -> Self { Self { n } } pub fn twice(&self) -> i32 { self.n * 2 } } }
+use model::Model;
+fn main() { let m = Model::new(4); println!("{}", m.twice()); }`, "8\n"},
+		{"glob import of super", `
+fn helper() -> i32 { 5 }
+mod tests { use super::*; pub fn check() -> i32 { helper() + 1 } }
+fn main() { println!("{}", tests::check()); }`, "6\n"},
+		{"self and re-export", `
+mod a { pub mod b { pub fn f() -> i32 { 7 } } pub use self::b::f; }
+fn main() { println!("{}", a::f()); }`, "7\n"},
+		{"const and static", `
+const N: usize = 3;
+static GREETING: &str = "hi";
+mod m { pub const K: i32 = super::N as i32 * 2; }
+fn main() { println!("{} {} {}", N, GREETING, m::K); }`, "3 hi 6\n"},
+		{"scalar type alias", `
+type FloatElem = f32;
+fn main() { let x = 1 as FloatElem; println!("{:?}", x / 4.0); }`, "0.25\n"},
+		{"Self in an impl", `
+struct Counter { n: i32 }
+impl Counter {
+    const START: i32 = 10;
+    fn new() -> Self { Self { n: Self::START } }
+    fn bump(&self) -> i32 { self.n + Self::step() }
+    fn step() -> i32 { 2 }
+}
+fn main() { println!("{}", Counter::new().bump()); }`, "12\n"},
+		{"trait impl methods and defaults", `
+trait Shape { fn area(&self) -> i32; fn twice(&self) -> i32 { self.area() * 2 } }
+struct Sq { s: i32 }
+impl Shape for Sq { fn area(&self) -> i32 { self.s * self.s } }
+fn main() { let q = Sq { s: 3 }; println!("{} {}", q.area(), q.twice()); }`, "9 18\n"},
+		{"extern crate", `
+extern crate alloc;
+use alloc::vec::Vec;
+fn main() { let v: Vec<i32> = Vec::new(); println!("{}", v.len()); }`, "0\n"},
+		{"alias of a program type", `
+struct P { x: i32 }
+impl P { fn make(x: i32) -> P { P { x } } }
+type Q = P;
+fn main() { println!("{}", Q::make(9).x); }`, "9\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := eval(t, Run, c.src, Options{})
+			if out.Panic != nil || out.Diags.HasErrors() {
+				t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
+			}
+			if out.Output != c.want {
+				t.Errorf("output %q, want %q", out.Output, c.want)
+			}
+			checked := eval(t, Check, c.src, Options{})
+			if checked.Diags.HasErrors() {
+				t.Errorf("check: %+v", checked.Diags)
+			}
+		})
+	}
+}
+
+// TestItemErrors gives rustc's words for paths that name nothing.
+func TestItemErrors(t *testing.T) {
+	cases := []struct{ name, src, code, msg string }{
+		{"function of a module that lacks it", "mod m { pub fn f() {} }\nfn main() { m::g(); }", "unknown-function", "failed to resolve: could not find `g` in `m::g`"},
+		{"a module used as a value", "mod m {}\nfn main() { let x = m; }", "unknown-variable", "expected value, found module `m`"},
+		{"a private name of the parent without use", "fn helper() {}\nmod m { pub fn f() { helper(); } }\nfn main() { m::f(); }", "unknown-function", "cannot find function `helper` in this scope"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := eval(t, Check, c.src, Options{})
+			for _, d := range out.Diags {
+				if d.Code == c.code && d.Message == c.msg {
+					return
+				}
+			}
+			t.Errorf("no %s %q in %+v", c.code, c.msg, out.Diags)
+		})
+	}
+}

@@ -1,0 +1,332 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// module is one module of the program: the items it declares and the names
+// its `use` lines bring in. Paths resolve as rustc resolves them in the 2018
+// and later editions: relative to the module they are written in, through
+// `crate::`, `self::` and `super::`; a first segment that names nothing in
+// the module is another crate's (burn, std, ...), which the dispatch model
+// and the standard library take from there.
+type module struct {
+	name   string
+	parent *module
+
+	fns     map[string]*syntax.FnDecl
+	types   map[string]*syntax.StructDecl
+	traits  map[string]*syntax.TraitDecl
+	aliases map[string]*syntax.TypeAliasDecl
+	consts  map[string]*constItem
+	mods    map[string]*module
+	// uses maps a name to the path its `use` names, as written in this
+	// module; externs maps an `extern crate` name to its crate.
+	uses    map[string][]string
+	globs   [][]string
+	externs map[string]string
+}
+
+func newModule(name string, parent *module) *module {
+	return &module{name: name, parent: parent}
+}
+
+// put stores v under name in *m, making the map when first written.
+func put[V any](m *map[string]V, name string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[name] = v
+}
+
+// constItem is a `const` or `static` item; its value is computed the first
+// time it is read, in the module it is declared in.
+type constItem struct {
+	decl  *syntax.ConstDecl
+	mod   *module
+	value value
+	busy  bool
+}
+
+// itemRef is what a path names in the program.
+type itemRef struct {
+	mod    *module // the module the item is declared in
+	fn     *syntax.FnDecl
+	typ    *syntax.StructDecl
+	trait  *syntax.TraitDecl
+	alias  *syntax.TypeAliasDecl
+	konst  *constItem
+	module *module // set when the path names a module
+}
+
+func (r itemRef) found() bool {
+	return r.fn != nil || r.typ != nil || r.trait != nil || r.alias != nil || r.konst != nil || r.module != nil
+}
+
+// resolution is the outcome of resolving a path: a program item followed by
+// the segments that name something inside it (an associated function, an
+// enum variant), or a path into another crate.
+type resolution struct {
+	item     itemRef
+	rest     []string
+	external []string
+	// unresolved is set when the path starts in the program (crate::,
+	// self::, super::, a module) but names nothing there.
+	unresolved bool
+}
+
+// maxResolveDepth bounds the `use` chains followed while resolving one
+// path, so that `use a::b; use b::a;` ends.
+const maxResolveDepth = 32
+
+// declareIn records items in m, building the tree of inline modules.
+func (in *interp) declareIn(m *module, items []syntax.Item) {
+	for _, it := range items {
+		switch it := it.(type) {
+		case *syntax.FnDecl:
+			put(&m.fns, it.Name, it)
+			in.fnMod[it] = m
+		case *syntax.TraitDecl:
+			put(&m.traits, it.Name, it)
+			in.traits[it.Name] = it
+			for _, fn := range it.Methods {
+				in.fnMod[fn] = m
+			}
+		case *syntax.ImplDecl:
+			in.impls = append(in.impls, it)
+			in.implMod[it] = m
+			for _, fn := range it.Methods {
+				in.fnMod[fn] = m
+				in.fnImpl[fn] = it
+			}
+		case *syntax.StructDecl:
+			put(&m.types, it.Name, it)
+			in.structs[it.Name] = it
+		case *syntax.TypeAliasDecl:
+			put(&m.aliases, it.Name, it)
+		case *syntax.ConstDecl:
+			put(&m.consts, it.Name, &constItem{decl: it, mod: m})
+		case *syntax.ExternCrateDecl:
+			name := it.Name
+			if it.Alias != "" {
+				name = it.Alias
+			}
+			if name != "_" {
+				put(&m.externs, name, it.Name)
+			}
+		case *syntax.UseDecl:
+			in.declareUse(m, it)
+		case *syntax.ModDecl:
+			child := m.mods[it.Name]
+			if child == nil {
+				child = newModule(it.Name, m)
+				put(&m.mods, it.Name, child)
+			}
+			in.declareIn(child, it.Items)
+		}
+	}
+}
+
+// declareUse records the names a `use` item brings into m.
+func (in *interp) declareUse(m *module, d *syntax.UseDecl) {
+	for _, leaf := range d.Leaves {
+		segs := splitPath(leaf.Path)
+		if len(segs) == 0 {
+			continue
+		}
+		if leaf.Glob {
+			m.globs = append(m.globs, segs[:len(segs)-1])
+			continue
+		}
+		name := segs[len(segs)-1]
+		if leaf.Alias != "" {
+			name = leaf.Alias
+		}
+		if name != "_" {
+			put(&m.uses, name, segs)
+		}
+	}
+}
+
+// lookupIn finds name among the items, imports and glob imports of m.
+func (in *interp) lookupIn(m *module, name string, depth int) (resolution, bool) {
+	if m == nil || depth > maxResolveDepth {
+		return resolution{}, false
+	}
+	ref := itemRef{mod: m}
+	switch {
+	case m.fns[name] != nil:
+		ref.fn = m.fns[name]
+	case m.types[name] != nil:
+		ref.typ = m.types[name]
+	case m.aliases[name] != nil:
+		ref.alias = m.aliases[name]
+	case m.traits[name] != nil:
+		ref.trait = m.traits[name]
+	case m.consts[name] != nil:
+		ref.konst = m.consts[name]
+	case m.mods[name] != nil:
+		ref.module = m.mods[name]
+	}
+	if ref.found() {
+		return resolution{item: ref}, true
+	}
+	if crate, ok := m.externs[name]; ok {
+		return resolution{external: []string{externCrate(crate)}}, true
+	}
+	if path, ok := m.uses[name]; ok {
+		return in.resolveIn(m, path, depth+1), true
+	}
+	for _, glob := range m.globs {
+		target := in.resolveIn(m, glob, depth+1)
+		if target.item.module != nil && len(target.rest) == 0 {
+			if r, ok := in.lookupIn(target.item.module, name, depth+1); ok {
+				return r, true
+			}
+		}
+	}
+	return resolution{}, false
+}
+
+// externCrate is the crate a program names: `alloc` and `core` are parts of
+// std, which a std build links.
+func externCrate(name string) string {
+	switch name {
+	case "alloc", "core":
+		return "std"
+	}
+	return name
+}
+
+// resolveIn resolves a path written in module m.
+func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
+	if len(segs) == 0 || depth > maxResolveDepth {
+		return resolution{external: segs}
+	}
+	cur, i := m, 0
+	switch segs[0] {
+	case "crate":
+		cur, i = in.rootMod, 1
+	case "self":
+		i = 1
+	case "super":
+		for i < len(segs) && segs[i] == "super" {
+			if cur.parent != nil {
+				cur = cur.parent
+			}
+			i++
+		}
+	}
+	if i == len(segs) {
+		return resolution{item: itemRef{mod: cur, module: cur}}
+	}
+	var r resolution
+	if i == 0 {
+		found, ok := in.lookupIn(cur, segs[0], depth)
+		if !ok {
+			// Another crate: the extern prelude.
+			out := append([]string{}, segs...)
+			out[0] = externCrate(out[0])
+			return resolution{external: out}
+		}
+		r = found
+	} else {
+		found, ok := in.lookupIn(cur, segs[i], depth)
+		if !ok {
+			return resolution{unresolved: true, rest: segs[i:]}
+		}
+		r = found
+	}
+	i++
+	for ; i < len(segs); i++ {
+		if r.external != nil {
+			r.external = append(append([]string{}, r.external...), segs[i:]...)
+			return r
+		}
+		if r.item.module == nil || len(r.rest) > 0 {
+			break
+		}
+		next, ok := in.lookupIn(r.item.module, segs[i], depth)
+		if !ok {
+			return resolution{unresolved: true, rest: segs[i:]}
+		}
+		r = next
+	}
+	if i < len(segs) {
+		r.rest = append(append([]string{}, r.rest...), segs[i:]...)
+	}
+	return r
+}
+
+// resolveName resolves a path written in the code being evaluated.
+func (in *interp) resolveName(segs []string) resolution {
+	return in.resolveIn(in.mod, segs, 0)
+}
+
+// modulePath is the `a::b` path of m from the crate root, for messages.
+func modulePath(m *module) string {
+	var parts []string
+	for ; m != nil && m.parent != nil; m = m.parent {
+		parts = append(parts, m.name)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, "::")
+}
+
+// constValue reads a const or static item, computing it the first time in
+// the module that declares it. A const whose value needs itself is rustc's
+// E0391.
+func (in *interp) constValue(c *constItem, r source.Range) (value, *signal) {
+	if c.value != nil {
+		return c.value, nil
+	}
+	if c.decl.Value == nil {
+		return unknown, nil
+	}
+	if c.busy {
+		in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
+			Message: fmt.Sprintf("cycle detected when const-evaluating `%s`", c.decl.Name), File: diag.MainRS, Range: r})
+		return unknown, nil
+	}
+	c.busy = true
+	defer func() { c.busy = false }()
+	saved, savedMod := in.scope, in.mod
+	in.scope = in.root()
+	if c.mod != nil {
+		in.mod = c.mod
+	}
+	expect := in.typeText(c.decl.Type)
+	v, sig := in.exprExpect(c.decl.Value, expect)
+	in.scope, in.mod = saved, savedMod
+	if sig != nil {
+		return nil, sig
+	}
+	v = typedLiteral(v, expect)
+	if !isUnknown(v) {
+		c.value = v
+	}
+	return v, nil
+}
+
+// assocConst finds `Type::NAME` among the consts of the program's impls of
+// typ, with the module of the impl.
+func (in *interp) assocConst(typ, name string) (*syntax.ConstDecl, *module) {
+	for _, im := range in.impls {
+		if im.For == nil || lastSeg(im.For) != typ {
+			continue
+		}
+		for _, it := range im.Assoc {
+			if c, ok := it.(*syntax.ConstDecl); ok && c.Name == name {
+				return c, in.implMod[im]
+			}
+		}
+	}
+	return nil, nil
+}
