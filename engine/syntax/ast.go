@@ -297,6 +297,19 @@ type TypeAliasDecl struct {
 	Type     *Type
 }
 
+// ExternCrateDecl is `extern crate name [as alias];`.
+type ExternCrateDecl struct {
+	Range source.Range
+	Attrs []*Attr
+	Pub   bool
+	Name  string
+	// Alias is the name after `as`, empty without one.
+	Alias string
+}
+
+func (d *ExternCrateDecl) Span() source.Range { return d.Range }
+func (*ExternCrateDecl) item()                {}
+
 func (d *UseDecl) Span() source.Range        { return d.Range }
 func (d *FnDecl) Span() source.Range         { return d.Range }
 func (d *TraitDecl) Span() source.Range      { return d.Range }

@@ -192,10 +192,7 @@ func (p *parser) parseItem(attrs []*Attr, ctx itemContext) Item {
 		p.got(";")
 		return nil
 	case p.is("extern") && isTok(p.peek(1), "crate"):
-		p.error(errUnsupported(p.tok.Range, "`extern crate` declarations"))
-		p.skipTo(";")
-		p.got(";")
-		return nil
+		return p.parseExternCrate(start, attrs, pub)
 	case p.is("extern") && (isTok(p.peek(1), "{") || p.peek(1).Kind == String && isTok(p.peek(2), "{")):
 		p.error(errUnsupported(p.tok.Range, "`extern` blocks"))
 		p.next()
@@ -216,6 +213,33 @@ func (p *parser) parseItem(attrs []*Attr, ctx itemContext) Item {
 	}
 	p.error(errExpected(p.tok, "item"))
 	return nil
+}
+
+// parseExternCrate reads `extern crate name [as alias];`; the current token
+// is `extern`.
+func (p *parser) parseExternCrate(start int, attrs []*Attr, pub bool) Item {
+	p.next() // extern
+	p.next() // crate
+	d := &ExternCrateDecl{Attrs: attrs, Pub: pub}
+	if p.tok.Kind != Ident && !p.is("self") {
+		p.error(errExpected(p.tok, "identifier"))
+		p.skipTo(";")
+		p.got(";")
+		return nil
+	}
+	d.Name = p.tok.Text
+	p.next()
+	if p.got("as") {
+		if p.tok.Kind != Ident && !p.is("_") {
+			p.error(errExpected(p.tok, "identifier"))
+		} else {
+			d.Alias = p.tok.Text
+			p.next()
+		}
+	}
+	p.expect(";")
+	d.Range = p.rangeFrom(start)
+	return d
 }
 
 // parseItems reads the items of a module up to `}` (consumed) or EOF.

@@ -399,6 +399,12 @@ func (p *parser) startsStmtKeyword() bool {
 func (p *parser) parseFile(f *File) {
 	p.skipInnerAttrs()
 	for p.tok.Kind != EOF {
+		// A program is often several files pasted one after another, so an
+		// inner attribute that opened one of them is taken between items too.
+		p.skipInnerAttrs()
+		if p.tok.Kind == EOF {
+			break
+		}
 		start := p.tok.Range.Start
 		if !p.tryTopLevel(f) {
 			p.depth = 0

@@ -390,6 +390,12 @@ func (pr printer) node(n Node) sx {
 			kids = append(kids, pr.node(n.Value))
 		}
 		return pr.list(head, n, kids...)
+	case *ExternCrateDecl:
+		kids := append(pr.attrs(n.Attrs), word(n.Name))
+		if n.Alias != "" {
+			kids = append(kids, word("as"), word(n.Alias))
+		}
+		return pr.list("extern-crate", n, kids...)
 	case *TypeAliasDecl:
 		kids := append(pr.attrs(n.Attrs), word(n.Name))
 		kids = append(kids, pr.generics(n.Generics)...)

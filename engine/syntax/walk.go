@@ -140,6 +140,8 @@ func forEachChild(n Node, visit func(Node)) {
 		attrs(n.Attrs)
 		typ(n.Type)
 		expr(n.Value)
+	case *ExternCrateDecl:
+		attrs(n.Attrs)
 	case *TypeAliasDecl:
 		attrs(n.Attrs)
 		generics(n.Generics)

@@ -5,7 +5,7 @@ fn /* ERROR "^expected `;`, found keyword `fn`$" */ helper() {}
 unsafe /* ERROR unsupported-syntax "^`unsafe impl` blocks are not supported by the playground$" */ impl Send for Wrapper {}
 unsafe /* ERROR unsupported-syntax "^`unsafe trait`s are not supported by the playground$" */ trait Raw {}
 impl ! /* ERROR unsupported-syntax "^negative impls are not supported by the playground$" */ Sync for Wrapper {}
-extern /* ERROR unsupported-syntax "^`extern crate` declarations are not supported" */ crate alloc;
+extern crate /* ERROR HERE syntax-error "^expected identifier, found " */ 3;
 extern /* ERROR unsupported-syntax "^`extern` blocks are not supported" */ "C" { fn abs(x: i32) -> i32; }
 union /* ERROR unsupported-syntax "^unions are not supported" */ Bits { f: f32, u: u32 }
 macro_rules /* ERROR unsupported-syntax "^`macro_rules!` definitions are not supported" */ ! double { ($x:expr) => { $x * 2 }; }
