@@ -169,10 +169,10 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 		seen:    map[string]bool{},
 		scope:   &scope{vars: map[string]*binding{}},
 	}
+	in.mod = in.rootMod
 	if f != nil {
 		in.declare(f.Items)
 	}
-	in.mod = in.rootMod
 	return in
 }
 
