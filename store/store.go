@@ -15,8 +15,8 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// MaxStateBytes bounds one stored state. The page limits the texts of a
-// state to 64 KiB; JSON escaping can make their encoding several times
+// MaxStateBytes bounds the JSON of one stored state. Its texts are limited
+// to MaxTextBytes; JSON escaping can make their encoding up to six times
 // larger (a control character takes six bytes), and this leaves room.
 const MaxStateBytes = 512 << 10
 
@@ -28,7 +28,6 @@ const IDLength = 11
 var (
 	ErrNotFound = errors.New("store: no state with this id")
 	ErrTooLarge = fmt.Errorf("store: a state is limited to %d bytes", MaxStateBytes)
-	ErrNotJSON  = errors.New("store: a state must be a JSON value")
 )
 
 // busyTimeout is how long a write waits for another writer.
@@ -73,15 +72,17 @@ func ID(compact []byte) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])[:IDLength]
 }
 
-// Put stores state and returns its id. Whitespace outside strings does not
-// count: two states that differ only there get the same id.
+// Put stores state and returns its id. It stores only a state DecodeState
+// reads, and fails with DecodeState's error otherwise. Whitespace outside
+// strings does not count: two states that differ only there get the same
+// id.
 func (s *Store) Put(ctx context.Context, state []byte) (string, error) {
-	if len(state) > MaxStateBytes {
-		return "", ErrTooLarge
+	if _, err := DecodeState(state); err != nil {
+		return "", err
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, state); err != nil {
-		return "", ErrNotJSON
+		return "", err // DecodeState accepted it as JSON
 	}
 	id := ID(compact.Bytes())
 	_, err := s.db.ExecContext(ctx,

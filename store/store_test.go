@@ -66,7 +66,7 @@ func TestLimitsAndErrors(t *testing.T) {
 	if _, err := s.Put(ctx, []byte(big)); !errors.Is(err, store.ErrTooLarge) {
 		t.Errorf("big state: %v", err)
 	}
-	if _, err := s.Put(ctx, []byte(`{"snippet":`)); !errors.Is(err, store.ErrNotJSON) {
+	if _, err := s.Put(ctx, []byte(`{"snippet":`)); !errors.Is(err, store.ErrInvalidState) {
 		t.Errorf("broken JSON: %v", err)
 	}
 	for _, id := range []string{"", "short", "AAAAAAAAAAA", "../../etc/x", "AAAAAAAAAA'"} {

@@ -130,14 +130,22 @@ func (s *Server) handleSharePut(c echo.Context) error {
 		return &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: "sharing is off on this server"}
 	}
 	body, err := readBody(c, store.MaxStateBytes)
-	if err != nil {
-		s.metrics.refuse(limitState)
-		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeStateTooLarge, Message: store.ErrTooLarge.Error()}
-	}
-	id, err := s.cfg.Shares.Put(c.Request().Context(), body)
+	var refused *apiError
 	switch {
-	case errors.Is(err, store.ErrNotJSON):
-		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: err.Error()}
+	case errors.As(err, &refused) && refused.Status == http.StatusRequestEntityTooLarge:
+		s.metrics.refuse(limitState)
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeStateTooLarge,
+			Message: fmt.Sprintf("a state is limited to %d bytes of JSON", store.MaxStateBytes)}
+	case err != nil:
+		return err
+	}
+	// Put validates the state with store.DecodeState, the reading /s/{id}
+	// and /embed/{id} use: a share acknowledged here opens there.
+	id, err := s.cfg.Shares.Put(c.Request().Context(), body)
+	var invalid *store.StateError
+	switch {
+	case errors.As(err, &invalid):
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: "not a playground state: " + invalid.Reason}
 	case err != nil:
 		return err
 	}

@@ -2,8 +2,9 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/dispatch-playground/playground/store"
 )
 
 // Mode selects which diagnostics the results show.
@@ -27,11 +28,11 @@ func parseMode(s string) Mode {
 
 // stateVersion is written into every State. A link made by an older page
 // keeps working as long as decodeState accepts its version.
-const stateVersion = 1
+const stateVersion = store.StateVersion
 
 // maxStateBytes bounds a State accepted from a form or the share store, the
 // same bound the server applies to a shared state.
-const maxStateBytes = 64 << 10
+const maxStateBytes = store.MaxTextBytes
 
 // State is what a share link carries: the two texts and the mode. The page
 // writes the same JSON, compressed, into the URL hash and posts it to
@@ -60,18 +61,12 @@ func (s State) encode() ([]byte, error) {
 	return json.Marshal(s)
 }
 
-// decodeState reads a stored state.
+// decodeState reads a stored state through store.DecodeState, the reading
+// that POST /api/share validates a state with before storing it.
 func decodeState(b []byte) (State, error) {
-	var s State
-	if err := json.Unmarshal(b, &s); err != nil {
-		return State{}, fmt.Errorf("stored state: %w", err)
+	s, err := store.DecodeState(b)
+	if err != nil {
+		return State{}, err
 	}
-	if s.Version != stateVersion {
-		return State{}, errors.New("stored state: unknown version")
-	}
-	if s.size() > maxStateBytes {
-		return State{}, errStateTooLarge
-	}
-	s.Mode = parseMode(string(s.Mode))
-	return s, nil
+	return State{Version: s.Version, Config: s.Config, Snippet: s.Snippet, Mode: parseMode(s.Mode)}, nil
 }
