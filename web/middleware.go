@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -66,6 +67,54 @@ func CORSWithConfig(cfg CORSConfig) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// crossOriginWrites refuses, with 403, the writes a browser makes for
+// another site: a POST (or any unsafe method) whose Sec-Fetch-Site is not
+// same-origin or none, or, from a browser too old to send it, whose Origin
+// is not this server's host. Without it any page could spend its visitors'
+// allowances on runs and shares. Requests with neither header (curl,
+// scripts) are no browser's and pass; so do the origins of cfg on /api/*
+// when cfg.AllowWrites lets them post. The pages' forms (/run, /share) take
+// posts from the playground's own pages only.
+func crossOriginWrites(cfg CORSConfig) (echo.MiddlewareFunc, error) {
+	pages := http.NewCrossOriginProtection()
+	api := pages
+	if cfg.AllowWrites {
+		api = http.NewCrossOriginProtection()
+		for _, origin := range cfg.AllowOrigins {
+			if origin == "*" {
+				api = nil // any origin may post to the API
+				break
+			}
+			if err := api.AddTrustedOrigin(origin); err != nil {
+				return nil, fmt.Errorf("CORS origin %q: %w", origin, err)
+			}
+		}
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			isAPI := strings.HasPrefix(req.URL.Path, "/api/")
+			check := pages
+			if isAPI {
+				check = api
+			}
+			if check == nil || check.Check(req) == nil {
+				return next(c)
+			}
+			if isAPI {
+				message := "this server refuses writes from other sites' pages"
+				if cfg.AllowWrites && len(cfg.AllowOrigins) > 0 {
+					message += " but those of " + strings.Join(cfg.AllowOrigins, ", ")
+				} else {
+					message += " (`playground serve --cors-writes` lets the origins of --cors-origins post)"
+				}
+				return &apiError{Status: http.StatusForbidden, Code: codeCrossOrigin, Message: message}
+			}
+			return echo.NewHTTPError(http.StatusForbidden, "the playground's forms take posts from its own pages only")
+		}
+	}, nil
 }
 
 func allowOrigin(cfg CORSConfig, origin string) string {
@@ -135,6 +184,7 @@ const (
 	codeNotFound         = "not_found"
 	codeCanceled         = "canceled"
 	codeMethodNotAllowed = "method_not_allowed"
+	codeCrossOrigin      = "cross_origin"
 	codeInternal         = "internal"
 )
 

@@ -81,6 +81,11 @@ func New(cfg Config) (*Server, error) {
 	e.Use(baseHeaders)
 	e.Use(requestLogger(s.log))
 	e.Use(CORSWithConfig(cfg.CORS))
+	crossOrigin, err := crossOriginWrites(cfg.CORS)
+	if err != nil {
+		return nil, err
+	}
+	e.Use(crossOrigin)
 	if cfg.RateLimit.PerSecond > 0 {
 		e.Use(rateLimited(newLimiter(cfg.RateLimit, time.Now), &s.metrics))
 	}
