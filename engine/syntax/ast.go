@@ -59,6 +59,8 @@ type Type struct {
 	// Result is the return type of a TypeFn (`fn(A) -> R`), nil for ().
 	// Its parameters are in Elems.
 	Result *Type
+	// Macro is the call of a TypeMacro, which expansion replaces.
+	Macro *MacroExpr
 }
 
 func (t *Type) Span() source.Range { return t.Range }
@@ -81,6 +83,7 @@ const (
 	TypeParen    // (T): Elems[0]
 	TypeLifetime // 'a, as a bound
 	TypeBad      // stands where no type could be read; already reported
+	TypeMacro    // a macro call in type position: Macro
 )
 
 // PathSegment is one segment of a path, with turbofish or type generics:
@@ -310,6 +313,40 @@ type ExternCrateDecl struct {
 func (d *ExternCrateDecl) Span() source.Range { return d.Range }
 func (*ExternCrateDecl) item()                {}
 
+// MacroRulesDecl is `macro_rules! name { (matcher) => { transcriber }; ... }`.
+// The rules are kept as tokens; expand reads them.
+type MacroRulesDecl struct {
+	Range    source.Range
+	Attrs    []*Attr // #[macro_export], #[macro_use], ...
+	Name     string
+	NameSpan source.Range
+	Rules    []*MacroRule
+}
+
+// MacroRule is one `(matcher) => { transcriber }` rule: the tokens inside
+// each side's delimiters, and the ranges of the delimited groups.
+type MacroRule struct {
+	Range            source.Range
+	Matcher          []Token
+	MatcherRange     source.Range
+	Transcriber      []Token
+	TranscriberRange source.Range
+}
+
+// MacroItem is a macro call where an item stands: at the top of a module,
+// or in a trait or impl. Expansion replaces it with the items it expands to.
+type MacroItem struct {
+	Range source.Range
+	Attrs []*Attr
+	Call  *MacroExpr
+}
+
+func (d *MacroRulesDecl) Span() source.Range { return d.Range }
+func (r *MacroRule) Span() source.Range      { return r.Range }
+func (d *MacroItem) Span() source.Range      { return d.Range }
+func (*MacroRulesDecl) item()                {}
+func (*MacroItem) item()                     {}
+
 func (d *UseDecl) Span() source.Range        { return d.Range }
 func (d *FnDecl) Span() source.Range         { return d.Range }
 func (d *TraitDecl) Span() source.Range      { return d.Range }
@@ -472,6 +509,15 @@ type ParenPat struct {
 	Range source.Range
 	Pat   Pattern
 }
+
+// MacroPat is a macro call in pattern position; expansion replaces it.
+type MacroPat struct {
+	Range source.Range
+	Call  *MacroExpr
+}
+
+func (p *MacroPat) Span() source.Range { return p.Range }
+func (*MacroPat) pattern()             {}
 
 func (p *IdentPat) Span() source.Range       { return p.Range }
 func (p *WildPat) Span() source.Range        { return p.Range }
@@ -720,13 +766,19 @@ type ReturnExpr struct {
 	Value Expr
 }
 
-// MacroExpr is a macro call: println!, print!, eprintln!, eprint!,
-// format!, format_args!, write!, writeln!, dbg!, assert!, assert_eq!,
-// assert_ne!, debug_assert*!, vec!, panic!, todo!, unimplemented!,
-// unreachable!, s! and matches!. Name has no `!` and no path prefix
-// (`std::println!` is "println"). Args are parsed as comma-separated
-// expressions (vec![x; n] sets Repeat). Any other macro is reported and
-// parsed as a BadExpr.
+// MacroExpr is a macro call. The built-ins the parser knows the shape of
+// (println!, print!, eprintln!, eprint!, format!, format_args!, write!,
+// writeln!, dbg!, assert!, assert_eq!, assert_ne!, debug_assert*!, vec!,
+// panic!, todo!, unimplemented!, unreachable!, s! and matches!) have their
+// arguments parsed: Args are comma-separated expressions (vec![x; n] sets
+// Repeat). Any other macro, and a built-in's name that the program defines
+// with macro_rules!, keeps its arguments as Tokens, the token tree between
+// the delimiters, for expand to read. Name has no `!` and no path prefix
+// (`std::println!` is "println"); Path holds every segment as written
+// (`log::info!` is ["log", "info"]).
+//
+// A MacroExpr alone in statement position (an ExprStmt whose X it is) is a
+// statement macro: it may expand to statements and items, as in rustc.
 //
 // s! (Burn's slice macro) takes `range[; step]` items: Steps runs parallel to
 // Args, with nil where no step was written. matches!(x, pat if guard) keeps
@@ -741,6 +793,16 @@ type MacroExpr struct {
 	Steps    []Expr
 	Arm      *MatchArm
 	Delim    string // "(", "[" or "{"
+	Path     []string
+	// Tokens is the token tree between the delimiters of a call whose
+	// arguments the parser does not read; nil for the built-ins above.
+	Tokens []Token
+	// Close is the closing delimiter's range.
+	Close source.Range
+	// Fields holds the field values of a log or tracing macro
+	// (`info!(key = %value, "msg")`), which expand separates from its
+	// format arguments in Args.
+	Fields []Expr
 }
 
 // ClosureExpr is `|a, b| body` or `move |x: T| { ... }`.

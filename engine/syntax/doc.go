@@ -11,6 +11,14 @@
 // MaxDiagnostics. Inspect and File.Walk traverse the tree in source order;
 // Dump prints it as an S-expression for tests.
 //
+// Macros stay macros here: a `macro_rules!` definition is an item holding
+// its rules as tokens, and a call of any macro whose arguments the parser
+// does not read itself keeps its token tree (MacroExpr.Tokens), in item,
+// statement, expression, pattern and type position. Expanding them is
+// expand's job; for it, Tokens, ParseExpr, ParseStmts, ParseItems,
+// ParsePattern, ParseType and ParseFragment run the same parser over a
+// token slice instead of text.
+//
 // It knows nothing of Burn's semantics, resolves no names or types, and
 // keeps no state between calls; interpreting the tree is interp's job and
 // checking it is check's.

@@ -72,12 +72,6 @@ func errUnsupported(r source.Range, constructs string) diag.Diagnostic {
 	return d
 }
 
-func errUnsupportedMacro(r source.Range, name string) diag.Diagnostic {
-	d := parseError(CodeUnsupportedSyntax, r, fmt.Sprintf("macro `%s!` is not supported", name))
-	d.Help = []string{"supported macros: " + strings.Join(supportedMacroNames(), ", ")}
-	return d
-}
-
 func errNestingTooDeep(r source.Range) diag.Diagnostic {
 	d := parseError(CodeNestingTooDeep, r,
 		fmt.Sprintf("nesting exceeds the playground's limit of %d levels", MaxNesting))

@@ -146,7 +146,7 @@ func (p *parser) parseRangeFrom(lo Expr) Expr {
 func (p *parser) startsExpr() bool {
 	t := p.tok
 	switch t.Kind {
-	case Ident, Int, Float, String, Char, Byte, ByteString, Lifetime:
+	case Ident, Int, Float, String, Char, Byte, ByteString, Lifetime, OpenInvisible:
 		return true
 	case Keyword:
 		switch t.Text {
@@ -359,6 +359,8 @@ func (p *parser) parsePrimary() Expr {
 	switch t.Kind {
 	case Int, Float, String, Char, Byte, ByteString:
 		return p.parseLiteral()
+	case OpenInvisible:
+		return p.parseInvisibleGroup()
 	case Ident:
 		if t.Text == "_" {
 			// `_ = expr;` discards a value; `_` means nothing elsewhere.
@@ -450,6 +452,22 @@ func (p *parser) parsePrimary() Expr {
 	}
 	p.error(errExpected(t, "expression"))
 	return &BadExpr{Range: p.missing()}
+}
+
+// parseInvisibleGroup reads a substituted `$e:expr` fragment as one
+// operand, whatever its own operators; the current token opens it.
+func (p *parser) parseInvisibleGroup() Expr {
+	p.next()
+	old := p.noStruct
+	p.noStruct = false
+	x := p.parseExpr()
+	p.noStruct = old
+	if p.tok.Kind == CloseInvisible {
+		p.next()
+	} else {
+		p.error(errExpected(p.tok, "end of the `expr` fragment"))
+	}
+	return x
 }
 
 // parseMisplacedLet reports `let` used as an expression (a let chain in a

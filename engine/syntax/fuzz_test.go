@@ -25,6 +25,11 @@ func FuzzParse(f *testing.F) {
 		"fn f<'a, T: 'a + ?Sized>(x: &'a mut T) -> impl Fn(i32) -> i32 + 'a where T: Clone {}",
 		"match x { A | B if g => {} C { d, .. } => e, }", "vec![x; n]", "s![..;-1]", "a < b < c",
 		"let x: Vec<Vec<u8>>= y;", "x as u8 < y", "#![a] #[b] fn c() {}", "\xff\xfe", "&&&&x",
+		"macro_rules! m { ($x:expr) => { $x * 2 }; ($($y:ident),* $(,)?) => {}; }",
+		"macro_rules! n ( () => ( 1 ) ); n!(); crate::n![]; m! { a b c }",
+		"#[macro_export] macro_rules! t { ($name:ident) => { #[test] fn $name() {} } } t!(x);",
+		"impl S { m!(a); } fn f() -> m!(u8) { match x { p!() => 1, _ => 2 } }",
+		"macro_rules! bad { $x => {} } macro_rules! r { () => x }", "log::info!(target: \"t\", a = %b, \"{}\", c);",
 	} {
 		f.Add(s)
 	}

@@ -182,15 +182,7 @@ func (p *parser) parseItem(attrs []*Attr, ctx itemContext) Item {
 	case p.is("static"), p.is("const") && p.peek(1).Kind == Ident:
 		return p.parseConst(start, attrs, pub, ctx)
 	case p.isIdent("macro_rules") && isTok(p.peek(1), "!"):
-		p.error(errUnsupported(p.tok.Range, "`macro_rules!` definitions"))
-		p.next()
-		p.next()
-		if p.tok.Kind == Ident {
-			p.next()
-		}
-		p.skipGroup()
-		p.got(";")
-		return nil
+		return p.parseMacroRules(start, attrs)
 	case p.is("extern") && isTok(p.peek(1), "crate"):
 		return p.parseExternCrate(start, attrs, pub)
 	case p.is("extern") && (isTok(p.peek(1), "{") || p.peek(1).Kind == String && isTok(p.peek(2), "{")):
@@ -203,13 +195,8 @@ func (p *parser) parseItem(attrs []*Attr, ctx itemContext) Item {
 		return nil
 	case p.is("fn"), p.is("const"), p.is("async"), p.is("unsafe"), p.is("extern"):
 		return p.parseFn(start, attrs, pub, ctx)
-	case p.tok.Kind == Ident && isTok(p.peek(1), "!") && isOpener(p.peek(2)):
-		p.error(errUnsupportedMacro(source.Range{Start: p.tok.Range.Start, End: p.peek(1).Range.End}, p.tok.Text))
-		p.next()
-		p.next()
-		p.skipGroup()
-		p.got(";")
-		return nil
+	case p.atMacroCall():
+		return p.parseMacroItem(start, attrs)
 	}
 	p.error(errExpected(p.tok, "item"))
 	return nil
@@ -767,6 +754,14 @@ func (p *parser) parseImpl(start int, attrs []*Attr) Item {
 // associated types and consts.
 func (p *parser) parseAssocItems(ctx itemContext) ([]*FnDecl, []Item) {
 	p.next() // {
+	methods, assoc := p.parseAssocList(ctx)
+	p.closeDelim("}")
+	return methods, assoc
+}
+
+// parseAssocList reads the members of a trait or impl body up to its `}`
+// or the end of the tokens.
+func (p *parser) parseAssocList(ctx itemContext) ([]*FnDecl, []Item) {
 	p.skipInnerAttrs()
 	var methods []*FnDecl
 	var assoc []Item
@@ -794,12 +789,8 @@ func (p *parser) parseAssocItems(ctx itemContext) ([]*FnDecl, []Item) {
 			if fn, ok := p.parseFn(start, attrs, pub, ctx).(*FnDecl); ok && fn != nil {
 				methods = append(methods, fn)
 			}
-		case p.tok.Kind == Ident && isTok(p.peek(1), "!") && isOpener(p.peek(2)):
-			p.error(errUnsupportedMacro(source.Range{Start: p.tok.Range.Start, End: p.peek(1).Range.End}, p.tok.Text))
-			p.next()
-			p.next()
-			p.skipGroup()
-			p.got(";")
+		case p.atMacroCall():
+			assoc = append(assoc, p.parseMacroItem(start, attrs))
 		default:
 			p.error(errExpected(p.tok, "`fn`", "`type`", "`const`"))
 		}
@@ -807,7 +798,6 @@ func (p *parser) parseAssocItems(ctx itemContext) ([]*FnDecl, []Item) {
 			p.syncStmt()
 		}
 	}
-	p.closeDelim("}")
 	return methods, assoc
 }
 

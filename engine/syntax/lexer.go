@@ -64,6 +64,17 @@ func (lx *lexer) errorAt(d diag.Diagnostic) {
 
 func (lx *lexer) rangeFrom(start int) source.Range { return source.Range{Start: start, End: lx.pos} }
 
+// peekIdent returns the next token's text when it is an identifier, without
+// consuming it or reporting anything.
+func (lx *lexer) peekIdent() string {
+	c := *lx
+	c.report, c.errOffsets = nil, nil
+	if t := c.next(); t.Kind == Ident {
+		return t.Text
+	}
+	return ""
+}
+
 // next returns the next token; at the end it returns EOF tokens forever.
 func (lx *lexer) next() Token {
 	for {

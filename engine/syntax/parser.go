@@ -57,6 +57,19 @@ type parser struct {
 	// echoes of that error and are dropped.
 	lexCutoff int
 	lexLines  map[int]bool
+
+	// macros names the program's own macro_rules! macros: a call of one
+	// keeps its token tree even when a built-in has the same name.
+	macros map[string]bool
+	// A parser over a token slice (see Tokens) reads toks instead of the
+	// lexer; base is the offset of src in the ranges of the tokens.
+	fromTokens bool
+	toks       []Token
+	ti         int
+	base       int
+	// splitRest is set while the current token is what splitFirst left
+	// of a compound token.
+	splitRest bool
 }
 
 // run calls fn, absorbing the parser's own bailouts.
@@ -100,14 +113,25 @@ func (p *parser) checkDelimiters() bool {
 	lx := newLexer(p.src, p.add)
 	var open []Token
 	balanced := true
+	var prev Token
 	for {
 		t := lx.next()
 		if t.Kind == EOF {
 			break
 		}
 		if t.Kind != Punct {
+			prev = t
 			continue
 		}
+		if t.Text == "!" && prev.Kind == Ident && prev.Text == "macro_rules" {
+			if name := lx.peekIdent(); name != "" {
+				if p.macros == nil {
+					p.macros = map[string]bool{}
+				}
+				p.macros[name] = true
+			}
+		}
+		prev = t
 		switch t.Text {
 		case "(", "[", "{":
 			open = append(open, t)
@@ -163,6 +187,7 @@ func lineStarts(src string) []int {
 
 // lineOf is the 1-based line of a byte offset.
 func (p *parser) lineOf(offset int) int {
+	offset -= p.base
 	return sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > offset })
 }
 
@@ -171,6 +196,9 @@ func (p *parser) lineOf(offset int) int {
 func (p *parser) startsLine() bool {
 	if p.prevEnd == 0 || p.prevEnd > p.tok.Range.Start {
 		return p.prevEnd == 0
+	}
+	if p.fromTokens {
+		return false
 	}
 	return strings.IndexByte(p.src[p.prevEnd:p.tok.Range.Start], '\n') >= 0
 }
@@ -211,6 +239,7 @@ func (p *parser) next() {
 			p.delims--
 		}
 	}
+	p.splitRest = false
 	if len(p.ahead) > 0 {
 		p.tok = p.ahead[0]
 		// Shift rather than reslice, so that the buffer keeps its
@@ -218,13 +247,30 @@ func (p *parser) next() {
 		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
 		return
 	}
-	p.tok = p.lx.next()
+	p.tok = p.lex()
+}
+
+// lex reads the next token from the lexer, or from the token slice.
+func (p *parser) lex() Token {
+	if !p.fromTokens {
+		return p.lx.next()
+	}
+	if p.ti < len(p.toks) {
+		t := p.toks[p.ti]
+		p.ti++
+		return t
+	}
+	end := p.base
+	if n := len(p.toks); n > 0 {
+		end = p.toks[n-1].Range.End
+	}
+	return Token{Kind: EOF, Range: source.Range{Start: end, End: end}}
 }
 
 // peek returns the token n places after the current one (n >= 1).
 func (p *parser) peek(n int) Token {
 	for len(p.ahead) < n {
-		p.ahead = append(p.ahead, p.lx.next())
+		p.ahead = append(p.ahead, p.lex())
 	}
 	return p.ahead[n-1]
 }
@@ -265,6 +311,7 @@ func (p *parser) splitFirst() {
 	t := p.tok
 	p.prevEnd = t.Range.Start + 1
 	p.tok = Token{Kind: Punct, Text: t.Text[1:], Range: source.Range{Start: t.Range.Start + 1, End: t.Range.End}}
+	p.splitRest = true
 }
 
 // isGT reports whether the current token starts with `>`.

@@ -3,8 +3,6 @@ package syntax
 import (
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dispatch-playground/playground/engine/source"
 )
 
 // parsePattern reads a pattern that may have top-level alternatives
@@ -46,6 +44,15 @@ func (p *parser) parsePatternNoAlt() Pattern {
 	case t.Kind == Ident && t.Text == "_":
 		p.next()
 		return &WildPat{Range: t.Range}
+	case t.Kind == OpenInvisible:
+		// An `$e:expr` fragment where a pattern stands: rustc accepts a
+		// literal or a path there.
+		p.next()
+		inner := p.parsePatternNoAlt()
+		if p.tok.Kind == CloseInvisible {
+			p.next()
+		}
+		return inner
 	case p.is(".."):
 		p.next()
 		return &RestPat{Range: t.Range}
@@ -135,10 +142,8 @@ func (p *parser) parsePathPattern() Pattern {
 	case p.is("{"):
 		return p.parseStructPattern(start, segs)
 	case p.is("!") && isOpener(p.peek(1)):
-		p.error(errUnsupported(source.Range{Start: start, End: p.tok.Range.End}, "macros in patterns"))
-		p.next()
-		p.skipGroup()
-		return &BadPat{Range: p.rangeFrom(start)}
+		m := p.parseMacroCall(start, segs)
+		return &MacroPat{Range: m.Range, Call: m}
 	}
 	path := &PathExpr{Range: p.rangeFrom(start), Segments: segs}
 	if r := p.parseRangePatRest(path); r != nil {

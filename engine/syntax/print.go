@@ -390,6 +390,17 @@ func (pr printer) node(n Node) sx {
 			kids = append(kids, pr.node(n.Value))
 		}
 		return pr.list(head, n, kids...)
+	case *MacroRulesDecl:
+		kids := append(pr.attrs(n.Attrs), word(n.Name))
+		for _, r := range n.Rules {
+			kids = append(kids, sx{head: "rule", kids: []sx{word(strconv.Quote(TokensText(r.Matcher))), word("=>"),
+				word(strconv.Quote(TokensText(r.Transcriber)))}, list: true})
+		}
+		return pr.list("macro_rules!", n, kids...)
+	case *MacroItem:
+		return pr.list("macro-item", n, append(pr.attrs(n.Attrs), pr.node(n.Call))...)
+	case *MacroPat:
+		return pr.list("macro-pat", n, pr.node(n.Call))
 	case *ExternCrateDecl:
 		kids := append(pr.attrs(n.Attrs), word(n.Name))
 		if n.Alias != "" {
@@ -412,6 +423,9 @@ func (pr printer) node(n Node) sx {
 	case *Type:
 		if n.Kind == TypeBad {
 			return pr.atom("<bad type>", n)
+		}
+		if n.Macro != nil {
+			return pr.list("macro-type", n, pr.node(n.Macro))
 		}
 		return pr.atom(n.Text, n)
 
@@ -639,6 +653,9 @@ func (pr printer) node(n Node) sx {
 			head += " repeat"
 		}
 		var kids []sx
+		if n.Tokens != nil {
+			kids = append(kids, word(strconv.Quote(TokensText(n.Tokens))))
+		}
 		for i, a := range n.Args {
 			if i < len(n.Steps) && n.Steps[i] != nil {
 				kids = append(kids, sx{head: "step", kids: []sx{pr.node(a), pr.node(n.Steps[i])}, list: true})
@@ -648,6 +665,9 @@ func (pr printer) node(n Node) sx {
 		}
 		if n.Arm != nil {
 			kids = append(kids, pr.node(n.Arm))
+		}
+		for _, f := range n.Fields {
+			kids = append(kids, sx{head: "field", kids: []sx{pr.node(f)}, list: true})
 		}
 		return pr.list(head, n, kids...)
 	case *ClosureExpr:

@@ -1,6 +1,10 @@
 package syntax
 
-import "github.com/dispatch-playground/playground/engine/source"
+import (
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/source"
+)
 
 // TokenKind classifies a token.
 type TokenKind int
@@ -17,6 +21,13 @@ const (
 	Keyword
 	Byte       // b'x'
 	ByteString // b"..." and br"..." / br#"..."#
+	// OpenInvisible and CloseInvisible are the invisible delimiters that
+	// macro expansion puts around a substituted `$e:expr` fragment, as
+	// rustc does, so that `$e * 2` multiplies all of `1 + 1`. They have no
+	// text and an empty range; only token streams built by expansion hold
+	// them.
+	OpenInvisible
+	CloseInvisible
 )
 
 // Token is one lexical token.
@@ -39,6 +50,8 @@ func (t Token) String() string {
 	switch t.Kind {
 	case EOF:
 		return "`<eof>`"
+	case OpenInvisible, CloseInvisible:
+		return "`expr` metavariable"
 	case Keyword:
 		return "keyword `" + t.Text + "`"
 	case Lifetime:
@@ -70,4 +83,58 @@ func isKeyword(word string) bool {
 		return true
 	}
 	return false
+}
+
+// TokensText prints a token stream the way rustc's stringify! does: tokens
+// that touch in the source touch in the text, and between the others a
+// space, except where rustc's printer leaves it out (`x,`, `f(`, `a.b`,
+// `m!`, `#[`, inside parentheses and brackets).
+func TokensText(toks []Token) string {
+	var b strings.Builder
+	var prev Token
+	first := true
+	for _, t := range toks {
+		if t.Kind == OpenInvisible || t.Kind == CloseInvisible {
+			continue
+		}
+		if !first && spaceBetween(prev, t) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+		prev, first = t, false
+	}
+	return b.String()
+}
+
+// spaceBetween decides whether a space separates two consecutive tokens in
+// TokensText.
+func spaceBetween(a, b Token) bool {
+	if a.Range.End == b.Range.Start && a.Range.Start < a.Range.End && b.Range.Start < b.Range.End {
+		return false
+	}
+	// An operator; delimiters are not (rustc prints them as groups).
+	punct := func(t Token) bool { return t.Kind == Punct && !isOpener(t) && !isCloser(t) }
+	switch {
+	case isTok(a, "(") || isTok(a, "["):
+		return false
+	case isTok(b, ")") || isTok(b, "]"):
+		return false
+	case isTok(a, "{"):
+		return !isTok(b, "}")
+	case isTok(b, "}"):
+		return true
+	case isTok(a, ".") && !punct(b):
+		return false
+	case isTok(a, "$") && (b.Kind == Ident || b.Kind == Keyword):
+		return false
+	case !punct(a) && (isTok(b, ",") || isTok(b, ";") || isTok(b, ".")):
+		return false
+	case a.Kind == Ident && isTok(b, "!"):
+		return false
+	case isTok(b, "("):
+		return !(a.Kind == Ident || isTok(a, "fn") || isTok(a, "Self") || isTok(a, "pub"))
+	case isTok(a, "#") && isTok(b, "["):
+		return false
+	}
+	return true
 }

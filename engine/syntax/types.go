@@ -115,7 +115,7 @@ func (p *parser) parseGenericArg() GenericArg {
 		t.Kind == ByteString || isTok(t, "true") || isTok(t, "false"):
 		lit := p.parseLiteral()
 		return GenericArg{Range: lit.Range, Const: lit}
-	case isTok(t, "-"):
+	case isTok(t, "-"), t.Kind == OpenInvisible:
 		x := p.parseUnary()
 		return GenericArg{Range: x.Span(), Const: x}
 	case isTok(t, "{"):
@@ -295,10 +295,9 @@ func (p *parser) parseType() *Type {
 		t.Kind = TypePath
 		t.Path = p.parsePathSegments(false)
 		if p.is("!") && isOpener(p.peek(1)) {
-			p.error(errUnsupported(source.Range{Start: start, End: p.tok.Range.End}, "macros in type position"))
-			p.next()
-			p.skipGroup()
-			t.Kind = TypeBad
+			t.Kind = TypeMacro
+			t.Macro = p.parseMacroCall(start, t.Path)
+			t.Path = nil
 		}
 	default:
 		p.error(errExpected(p.tok, "type"))
@@ -338,6 +337,8 @@ func (p *parser) parseFnPointer(t *Type) {
 // normalizedText is the source text of r with comments dropped and
 // whitespace normalised: `Tensor < 2,Int >` reads "Tensor<2, Int>".
 func (p *parser) normalizedText(r source.Range) string {
+	r.Start -= p.base
+	r.End -= p.base
 	if r.Start < 0 || r.End > len(p.src) || r.Start >= r.End {
 		return ""
 	}

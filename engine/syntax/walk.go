@@ -142,6 +142,11 @@ func forEachChild(n Node, visit func(Node)) {
 		expr(n.Value)
 	case *ExternCrateDecl:
 		attrs(n.Attrs)
+	case *MacroRulesDecl:
+		attrs(n.Attrs)
+	case *MacroItem:
+		attrs(n.Attrs)
+		visit(n.Call)
 	case *TypeAliasDecl:
 		attrs(n.Attrs)
 		generics(n.Generics)
@@ -169,6 +174,9 @@ func forEachChild(n Node, visit func(Node)) {
 
 	// types
 	case *Type:
+		if n.Macro != nil {
+			visit(n.Macro)
+		}
 		typ(n.QSelf)
 		typ(n.QTrait)
 		if len(n.Bounds) > 0 {
@@ -233,6 +241,8 @@ func forEachChild(n Node, visit func(Node)) {
 		}
 	case *ParenPat:
 		pat(n.Pat)
+	case *MacroPat:
+		visit(n.Call)
 
 	// expressions
 	case *PathExpr:
@@ -327,6 +337,9 @@ func forEachChild(n Node, visit func(Node)) {
 		}
 		if n.Arm != nil {
 			visit(n.Arm)
+		}
+		for _, f := range n.Fields {
+			expr(f)
 		}
 	case *ClosureExpr:
 		for _, p := range n.Params {

@@ -8,8 +8,11 @@ impl ! /* ERROR unsupported-syntax "^negative impls are not supported by the pla
 extern crate /* ERROR HERE syntax-error "^expected identifier, found " */ 3;
 extern /* ERROR unsupported-syntax "^`extern` blocks are not supported" */ "C" { fn abs(x: i32) -> i32; }
 union /* ERROR unsupported-syntax "^unions are not supported" */ Bits { f: f32, u: u32 }
-macro_rules /* ERROR unsupported-syntax "^`macro_rules!` definitions are not supported" */ ! double { ($x:expr) => { $x * 2 }; }
-lazy_static /* ERROR unsupported-syntax "^macro `lazy_static!` is not supported$" */ ! { static ref X: u8 = 1; }
+macro_rules! double { ($x:expr) => { $x * 2 }; }
+macro_rules! unbalanced { $ /* ERROR "^invalid macro matcher; matchers must be contained in balanced delimiters$" */ x => {} }
+macro_rules! bare { () => x /* ERROR "^macro rhs must be delimited$" */ }
+macro_rules! arrowless { () { /* ERROR "^expected `=>`, found `\{`$" */ } }
+lazy_static! { static ref X: u8 = 1; }
 auto /* ERROR unsupported-syntax "^auto traits are not supported" */ trait Marker {}
 trait Alias = /* ERROR unsupported-syntax "^trait aliases are not supported" */ Clone;
 
@@ -23,7 +26,7 @@ enum Choice { A(u8), B { x: u8 }, C = /* ERROR HERE "^expected expression, found
 fn generic<T: Clone,>(x: T) -> T where T: Clone, { x }
 fn bad_where<T>() where T Clone /* ERROR "^expected `:`, found `Clone`$" */ {}
 
-fn unsupported_in_types() -> mac /* ERROR unsupported-syntax "^macros in type position are not supported" */ !(u8) { 1 }
+fn macro_in_types() -> mac!(u8) { 1 }
 
 trait Ops {
     fn required(&self) -> u8;

@@ -1,7 +1,7 @@
 // Macros and patterns.
-let a = foo /* ERROR unsupported-syntax "^macro `foo!` is not supported$" */ !(1, 2);
-let b = my /* ERROR unsupported-syntax "^macro `my::path!` is not supported$" */ ::path!{};
-include_str /* ERROR unsupported-syntax "^macro `include_str!` is not supported$" */ !("data.txt");
+let a = foo!(1, 2);
+let b = my::path!{};
+include_str!("data.txt");
 println!("{}" x /* ERROR "^expected one of `,` or `\)`, found `x`$" */);
 let v = vec![1; 2; /* ERROR "^expected `\]`, found `;`$" */ 3];
 let m = matches!(x /* ERROR HERE "^expected `,`, found `\)`$" */ );
@@ -11,7 +11,7 @@ let h = static /* ERROR unsupported-syntax "^`static` closures are not supported
 
 let box /* ERROR unsupported-syntax "^`box` patterns are not supported" */ inner = boxed;
 let < /* ERROR unsupported-syntax "^qualified paths in patterns are not supported" */ T as Tr>::C = x;
-match x { mac /* ERROR unsupported-syntax "^macros in patterns are not supported" */ !() => 1, _ => 2 }
+match x { mac!() => 1, _ => 2 }
 match x { 1... /* ERROR "^`...` range patterns are deprecated$" */ 5 => 1, _ => 2 }
 match x { A => /* ERROR HERE "^expected expression, found `\}`$" */ }
 match x { A 1 /* ERROR "^expected `=>`, found `1`$" */ => 1, B => 2 }
