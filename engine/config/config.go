@@ -46,6 +46,9 @@ type Config struct {
 	// ServerRanges holds where each of Dispatch.Servers is declared, in the
 	// same order.
 	ServerRanges []source.Range
+	// Package is the user's own package: its [package] table and its
+	// enabled features.
+	Package Package
 
 	// The document and the burn declaration, for AddFeatureEdit; doc is nil
 	// when the text is not valid TOML.
@@ -188,6 +191,7 @@ func build(p *parser, implicit bool) *Config {
 		}
 	}
 	c.Dispatch.Features = r.features()
+	c.Package = p.readPackage(r)
 
 	c.BurnDeclared = declared
 	c.DefaultFeatures = c.Dispatch.Features["burn/default"]
