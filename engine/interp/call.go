@@ -143,6 +143,9 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
+	if v, handled, sig := in.stdFunction(r.external, args, e); handled {
+		return v, sig
+	}
 	joined := strings.Join(names, "::")
 	switch joined {
 	case "Box::new", "Arc::new", "Rc::new", "std::sync::Arc::new", "RefCell::new", "Cell::new":

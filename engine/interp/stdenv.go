@@ -1,0 +1,117 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// The program's environment: what `std::env` and `std::process` give a
+// program run by the playground. The environment is the one the request's
+// Cargo.toml declares (`[package.metadata.playground] env`); the rest of
+// the outside world (files, the network, other processes, the clock) is
+// not there, and a call that needs it says so by name.
+
+// programName is argv[0] of a program `cargo run` starts.
+const programName = "target/debug/playground"
+
+// outsideWorld names the std functions that need what the playground does
+// not have, with what they need.
+var outsideWorld = map[string]string{
+	"std::fs":                   "the file system",
+	"std::net":                  "the network",
+	"std::process::Command":     "other processes",
+	"std::time::Instant":        "the clock",
+	"std::time::SystemTime":     "the clock",
+	"std::thread::sleep":        "the clock",
+	"std::env::current_dir":     "the file system",
+	"std::env::set_current_dir": "the file system",
+	"std::env::temp_dir":        "the file system",
+	"std::io::stdin":            "standard input",
+}
+
+// stdFunction calls a free function or associated function of std that the
+// playground models; handled is false for any other path.
+func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (v value, handled bool, sig *signal) {
+	full := joinPath(path)
+	switch full {
+	case "std::env::var":
+		if len(args) != 1 {
+			return in.stdArity(full, 1, len(args), e), true, nil
+		}
+		name, ok := dispatch.Deref(args[0]).(dispatch.Str)
+		if !ok {
+			return unknown, true, nil
+		}
+		if val, set := in.opts.Config.Env[string(name)]; set {
+			return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{dispatch.Str(val)}}, true, nil
+		}
+		return &dispatch.Enum{Type: "Result", Variant: "Err", Fields: []value{&dispatch.Enum{Type: "VarError", Variant: "NotPresent"}}}, true, nil
+	case "std::env::var_os":
+		if len(args) != 1 {
+			return in.stdArity(full, 1, len(args), e), true, nil
+		}
+		name, ok := dispatch.Deref(args[0]).(dispatch.Str)
+		if !ok {
+			return unknown, true, nil
+		}
+		if val, set := in.opts.Config.Env[string(name)]; set {
+			return &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []value{dispatch.Str(val)}}, true, nil
+		}
+		return &dispatch.Enum{Type: "Option", Variant: "None"}, true, nil
+	case "std::env::vars":
+		names := make([]string, 0, len(in.opts.Config.Env))
+		for k := range in.opts.Config.Env {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		out := &dispatch.Array{Vec: true}
+		for _, k := range names {
+			out.Elems = append(out.Elems, dispatch.Tuple{dispatch.Str(k), dispatch.Str(in.opts.Config.Env[k])})
+		}
+		return out, true, nil
+	case "std::env::args":
+		return &dispatch.Array{Vec: true, Elems: []value{dispatch.Str(programName)}}, true, nil
+	case "std::process::exit":
+		code := int64(0)
+		if len(args) == 1 {
+			code, _ = asInt(args[0])
+		}
+		if in.opts.Mode == Check {
+			return unknown, true, nil
+		}
+		// The run ends here, as the process does; its output so far stands.
+		_ = code
+		return nil, true, stop
+	}
+	for prefix, what := range outsideWorld {
+		if full == prefix || strings.HasPrefix(full, prefix+"::") {
+			in.report(diag.Diagnostic{Code: "playground-outside-world", Severity: diag.Error, File: diag.MainRS, Range: e.Range,
+				Message: fmt.Sprintf("`%s` needs %s, which a program run by the playground does not have", full, what)})
+			return unknown, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+func (in *interp) stdArity(name string, want, got int, e *syntax.CallExpr) value {
+	in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: e.Range,
+		Message: fmt.Sprintf("this function takes %d %s but %d %s supplied", want, plural(want, "argument"), got, wasWere(got))})
+	_ = name
+	return unknown
+}
+
+func joinPath(path []string) string {
+	out := ""
+	for i, p := range path {
+		if i > 0 {
+			out += "::"
+		}
+		out += p
+	}
+	return out
+}
