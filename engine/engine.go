@@ -66,6 +66,10 @@ func runDetailed(req Request) (res Result, detail Detail) {
 
 	cfg, cdiags := configs.parse(req.Config)
 	diags = append(diags, cdiags...)
+	if d, ok := checkEntry(req.Entry); !ok {
+		diags.Add(d)
+		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
+	}
 	file, pdiags := syntax.Parse(req.Snippet)
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {
@@ -73,6 +77,9 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	}
 
 	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit}
+	if req.Entry == EntryTests {
+		return runTests(file, files, opts, diags, cdiags.HasErrors())
+	}
 	opts.Mode = interp.Check
 	checked := interp.Eval(file, files[diag.MainRS], opts)
 	diags = append(diags, checked.Diags...)

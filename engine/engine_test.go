@@ -52,6 +52,9 @@ func Summary(res engine.Result) string {
 		}
 		fmt.Fprintf(&b, "trace %s %s %s %s %s %v%s%s\n", spanText(t.Span), t.Op, t.Backend, t.Device, t.Kind, t.Shape, ad, note)
 	}
+	for _, tr := range res.Tests {
+		fmt.Fprintf(&b, "test %s %s\n", tr.Name, tr.Status)
+	}
 	if res.Output != "" {
 		out := res.Output
 		if len(out) > maxGoldenOutput {
@@ -88,7 +91,7 @@ func run(t *testing.T, req engine.Request) engine.Result {
 func TestExamples(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
-			res := run(t, engine.Request{Config: ex.Config, Snippet: ex.Snippet})
+			res := run(t, engine.Request{Config: ex.Config, Snippet: ex.Snippet, Entry: ex.Entry})
 			got := Summary(res)
 			if *update {
 				rewriteWant(t, ex, got)
@@ -100,7 +103,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("%s ends %s but has no fixed/main.rs or fixed/Cargo.toml section", ex.File(), res.Status)
 			}
 			if ex.HasFix {
-				fixed := run(t, engine.Request{Config: ex.FixedConfig, Snippet: ex.FixedSnippet})
+				fixed := run(t, engine.Request{Config: ex.FixedConfig, Snippet: ex.FixedSnippet, Entry: ex.Entry})
 				if fixed.Status != engine.StatusOK {
 					t.Errorf("%s: the fixed program ends %s, want ok:\n%s", ex.File(), fixed.Status, Summary(fixed))
 				}
@@ -144,7 +147,7 @@ func checkFirstFix(t *testing.T, ex examples.Example, res engine.Result) {
 		if d.Phase != "run" || d.Code != res.Panic.Code || len(d.Fixes) == 0 {
 			continue
 		}
-		req := engine.ApplyFix(engine.Request{Config: ex.Config, Snippet: ex.Snippet}, d.Fixes[0])
+		req := engine.ApplyFix(engine.Request{Config: ex.Config, Snippet: ex.Snippet, Entry: ex.Entry}, d.Fixes[0])
 		fixed := engine.Run(req)
 		if fixed.Status != engine.StatusOK {
 			t.Errorf("%s: applying fix %q leaves status %s:\n%s\n--- Cargo.toml\n%s\n--- main.rs\n%s", ex.File(), d.Fixes[0].Title,

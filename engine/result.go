@@ -17,7 +17,19 @@ const BurnCommit = "2c06be35"
 type Request struct {
 	Config  string `json:"config"`
 	Snippet string `json:"snippet"`
+	// Entry is what the run builds and runs (contract version 2): empty or
+	// EntryMain runs main, as `cargo run` does; EntryTests runs the
+	// program's #[test] functions instead, as `cargo test` does. The
+	// field is left out of the JSON when empty, so a version-1 Request is
+	// unchanged.
+	Entry string `json:"entry,omitempty"`
 }
+
+// Entries a Request may name.
+const (
+	EntryMain  = "src/main.rs"
+	EntryTests = "tests"
+)
 
 // Status values of a Result.
 const (
@@ -34,7 +46,48 @@ type Result struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Trace       []TraceEntry `json:"trace"`
 	Output      string       `json:"output"`
-	Engine      EngineInfo   `json:"engine"`
+	// Tests are the program's tests when the Request's Entry is
+	// EntryTests, in the order libtest runs them (by name); null when no
+	// test ran: the run ran main, or the program was rejected before its
+	// tests could run. When tests run, the rest of the Result describes
+	// the test run as a whole:
+	//   - Status is ok when every test passed or was ignored, panicked
+	//     when one failed (as `cargo test` fails), and rejected as for a
+	//     run of main (a compile error, a limit);
+	//   - Panic is the panic of the first failing test that panicked, null
+	//     when no failing test panicked (an Err returned, a should_panic
+	//     test that did not panic); its Rendered names the test's thread;
+	//   - Output is libtest's report, byte for byte what `cargo test
+	//     -- --test-threads=1` prints on stdout, except that the panic
+	//     hook's lines name no thread id and the time is always 0.00s;
+	//   - Trace is the tests' traces one after the other, Diagnostics the
+	//     check of every test and the run diagnostics of the failing ones.
+	Tests  []TestResult `json:"tests"`
+	Engine EngineInfo   `json:"engine"`
+}
+
+// Test statuses of a TestResult.
+const (
+	TestOK      = "ok"
+	TestFailed  = "failed"
+	TestIgnored = "ignored"
+)
+
+// TestResult is one #[test] function as the test run left it.
+type TestResult struct {
+	// Name is libtest's name of the test: its module path in the crate
+	// and its name, "tests::adds".
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Panic is the panic the test raised, null when it raised none (a
+	// should_panic test that passed has one).
+	Panic *Panic `json:"panic"`
+	// Output is what the test wrote as libtest captures it, which `cargo
+	// test` shows under `---- name stdout ----` when the test fails: its
+	// prints, the panic hook's report of its panic, `Error: ..` for an Err
+	// it returned and libtest's note on a should_panic test that failed.
+	Output      string `json:"output"`
+	ShouldPanic bool   `json:"shouldPanic"`
 }
 
 // Panic describes where and how Burn would panic.

@@ -3,6 +3,8 @@
 //
 // A file starts with comment lines `// Title: ...`, `// Group: ...` and,
 // for an example that reproduces rows of Burn's panic table, `// Rows: ...`;
+// `// Entry: tests` makes the golden test run its #[test] functions, as
+// `cargo test` does, instead of main (the Request's entry);
 // it holds the sections `Cargo.toml` and `main.rs`, the program as a user would
 // paste it; `want`, the expected Result excerpt checked by the engine's
 // golden test; and, for a program that fails, `fixed/main.rs` (and
@@ -31,6 +33,9 @@ type Example struct {
 	// Rows lists the ids of Burn's panic table (shared/burn/panics.tsv)
 	// that the example reproduces, from its `// Rows:` line.
 	Rows []string
+	// Entry is the Request's entry its golden test runs, from its
+	// `// Entry:` line: empty for main, "tests" for its tests.
+	Entry string
 	// Config and Snippet are the Cargo.toml and main.rs sections.
 	Config  string
 	Snippet string
@@ -98,6 +103,8 @@ func Parse(name string, data []byte) (Example, error) {
 			ex.Title = strings.TrimSpace(value)
 		case "Group":
 			ex.Group = strings.TrimSpace(value)
+		case "Entry":
+			ex.Entry = strings.TrimSpace(value)
 		case "Rows":
 			for _, id := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
 				ex.Rows = append(ex.Rows, id)

@@ -4,12 +4,13 @@
 //
 //	playground [serve] [flags]              serve on 127.0.0.1:8080
 //	playground run [--json] [--sandbox] FILE  run a .txtar or .rs file
+//	playground test [--json] FILE|DIR       run its tests as cargo test does
 //	playground request FILE                 print the Request JSON of FILE
 //	playground catalog [--json]             list the catalog's records
 //	playground version                      print the versions
 //
-// Exit status: 0 when a run is ok, 1 when it panicked or was rejected, 2 on
-// usage errors or when the program cannot be run at all.
+// Exit status: 0 when a run is ok, 1 when it panicked or was rejected (or a
+// test failed), 2 on usage errors or when the program cannot be run at all.
 package main
 
 import (
@@ -38,6 +39,9 @@ const usage = `usage:
   playground run [--json] [--sandbox] [--config Cargo.toml] FILE
                                            run FILE (.txtar with Cargo.toml and
                                            main.rs sections, or .rs)
+  playground test [--json] [--config Cargo.toml] FILE|DIR
+                                           run the #[test] functions of FILE or
+                                           of a crate folder as cargo test does
   playground request [--config Cargo.toml] FILE
                                            print the Request JSON of FILE
   playground catalog [--json]              list the catalog's records
@@ -66,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = serveCommand(ctx, args, stderr)
 	case "run":
 		code, err = runCommand(ctx, args, stdout, stderr)
+	case "test":
+		code, err = testCommand(args, stdout, stderr)
 	case "request":
 		err = requestCommand(args, stdout, stderr)
 	case "catalog":

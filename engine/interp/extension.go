@@ -234,7 +234,7 @@ func (in *interp) metaHolds(meta []syntax.Token) bool {
 	if len(meta) == 0 || meta[0].Text != "cfg" || len(meta) < 3 || meta[1].Text != "(" {
 		return true
 	}
-	p := cfgParser{tokens: meta[2 : len(meta)-1], feature: func(name string) bool {
+	p := cfgParser{tokens: meta[2 : len(meta)-1], test: in.opts.Test, feature: func(name string) bool {
 		return in.opts.Config.Enabled("burn", name)
 	}}
 	return p.predicate()
@@ -246,6 +246,7 @@ type cfgParser struct {
 	tokens  []syntax.Token
 	pos     int
 	feature func(string) bool
+	test    bool // `cfg(test)`: the program is built by `cargo test`
 }
 
 func (p *cfgParser) peek() string {
@@ -285,7 +286,7 @@ func (p *cfgParser) predicate() bool {
 		}
 		return true
 	}
-	return name != "test"
+	return name != "test" || p.test
 }
 
 // paramTensorKind classifies a type by its last path segment, looking

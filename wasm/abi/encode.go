@@ -32,21 +32,7 @@ func encodeResult(res *engine.Result) ([]byte, error) {
 	e.raw(`{"status":`)
 	e.str(res.Status)
 	e.raw(`,"panic":`)
-	if p := res.Panic; p == nil {
-		e.raw("null")
-	} else {
-		e.raw(`{"message":`)
-		e.str(p.Message)
-		e.raw(`,"location":`)
-		e.str(p.Location)
-		e.raw(`,"rendered":`)
-		e.str(p.Rendered)
-		e.raw(`,"code":`)
-		e.str(p.Code)
-		e.raw(`,"span":`)
-		e.span(p.Span)
-		e.buf = append(e.buf, '}')
-	}
+	e.panic(res.Panic)
 	e.raw(`,"diagnostics":`)
 	if res.Diagnostics == nil {
 		e.raw("null")
@@ -75,12 +61,43 @@ func encodeResult(res *engine.Result) ([]byte, error) {
 	}
 	e.raw(`,"output":`)
 	e.str(res.Output)
+	e.raw(`,"tests":`)
+	if res.Tests == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i := range res.Tests {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.testResult(&res.Tests[i])
+		}
+		e.buf = append(e.buf, ']')
+	}
 	e.raw(`,"engine":{"version":`)
 	e.str(res.Engine.Version)
 	e.raw(`,"burn":`)
 	e.str(res.Engine.Burn)
 	e.raw("}}")
 	return e.buf, e.err
+}
+
+func (e *encoder) panic(p *engine.Panic) {
+	if p == nil {
+		e.raw("null")
+		return
+	}
+	e.raw(`{"message":`)
+	e.str(p.Message)
+	e.raw(`,"location":`)
+	e.str(p.Location)
+	e.raw(`,"rendered":`)
+	e.str(p.Rendered)
+	e.raw(`,"code":`)
+	e.str(p.Code)
+	e.raw(`,"span":`)
+	e.span(p.Span)
+	e.buf = append(e.buf, '}')
 }
 
 type encoder struct {
@@ -93,6 +110,9 @@ type encoder struct {
 // regrowth is a copy and an allocation the collector must pace.
 func sizeHint(res *engine.Result) int {
 	n := 1024 + len(res.Output) + len(res.Output)/8 + 256*len(res.Trace)
+	for i := range res.Tests {
+		n += 384 + len(res.Tests[i].Output)
+	}
 	for i := range res.Diagnostics {
 		n += 512 + len(res.Diagnostics[i].Record)
 	}
@@ -200,6 +220,22 @@ func (e *encoder) diagnostic(d *engine.Diagnostic) {
 		e.buf = append(e.buf, ']')
 	}
 	e.buf = append(e.buf, '}')
+}
+
+func (e *encoder) testResult(t *engine.TestResult) {
+	e.raw(`{"name":`)
+	e.str(t.Name)
+	e.raw(`,"status":`)
+	e.str(t.Status)
+	e.raw(`,"panic":`)
+	e.panic(t.Panic)
+	e.raw(`,"output":`)
+	e.str(t.Output)
+	if t.ShouldPanic {
+		e.raw(`,"shouldPanic":true}`)
+	} else {
+		e.raw(`,"shouldPanic":false}`)
+	}
 }
 
 func (e *encoder) traceEntry(t *engine.TraceEntry) {

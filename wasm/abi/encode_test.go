@@ -48,7 +48,8 @@ func TestEncodeMatchesMarshalOnAwkwardText(t *testing.T) {
 
 func TestEncodeNullsAndEmpties(t *testing.T) {
 	sameAsMarshal(t, engine.Result{})
-	sameAsMarshal(t, engine.Result{Diagnostics: []engine.Diagnostic{}, Trace: []engine.TraceEntry{}})
+	sameAsMarshal(t, engine.Result{Diagnostics: []engine.Diagnostic{}, Trace: []engine.TraceEntry{}, Tests: []engine.TestResult{}})
+	sameAsMarshal(t, engine.Result{Tests: []engine.TestResult{{}, {Panic: &engine.Panic{}, ShouldPanic: true}}})
 	sameAsMarshal(t, engine.Result{
 		Diagnostics: []engine.Diagnostic{{}, {Labels: []engine.Label{}, Help: []string{}, Fixes: []engine.Fix{{}, {Edits: []engine.Edit{}}}}},
 		Trace:       []engine.TraceEntry{{}, {Shape: []int64{}}, {Shape: []int64{-1, 0, 1 << 40}, Autodiff: true, Note: "n"}},
@@ -128,6 +129,7 @@ func FuzzEncode(f *testing.F) {
 			Diagnostics: []engine.Diagnostic{{Code: text, Message: text, Record: raw, Help: []string{text},
 				Labels: []engine.Label{{Message: status}}, Fixes: []engine.Fix{{Title: text, Edits: []engine.Edit{{NewText: text}}}}}},
 			Trace: []engine.TraceEntry{{Op: status, Note: text, Shape: []int64{n}}},
+			Tests: []engine.TestResult{{Name: status, Output: text, Panic: &engine.Panic{Rendered: text}}},
 		}
 		sameAsMarshal(t, res)
 	})

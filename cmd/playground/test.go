@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/report"
+	"github.com/dispatch-playground/playground/wasm/abi"
+)
+
+// testCommand runs the #[test] functions of a program as `cargo test` does
+// and prints libtest's report, which the Result carries as its output.
+// Exit status: 0 when every test passed, 1 when one failed or the program
+// was rejected (the report is then rustc-style text, as `run` prints it).
+func testCommand(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("test", stderr)
+	asJSON := fs.Bool("json", false, "print the Result JSON instead of libtest's report")
+	configPath := fs.String("config", "", "Cargo.toml for a .rs FILE (default: burn with default features)")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(paths) != 1 {
+		return exitUsage, usageError("want one FILE or DIR, got %d", len(paths))
+	}
+	req, err := readTestProgram(paths[0], *configPath)
+	if err != nil {
+		return exitUsage, err
+	}
+	req.Entry = engine.EntryTests
+	out, err := abi.HandleRequest(req)
+	if err != nil {
+		return exitUsage, err
+	}
+	var res engine.Result
+	if err := json.Unmarshal(out, &res); err != nil {
+		return exitUsage, fmt.Errorf("decode the Result: %w", err)
+	}
+	switch {
+	case *asJSON:
+		fmt.Fprintf(stdout, "%s\n", out)
+	case res.Status == engine.StatusRejected:
+		fmt.Fprint(stdout, report.Text(res, map[string]string{diag.MainRS: req.Snippet, diag.CargoToml: req.Config}))
+	default:
+		fmt.Fprint(stdout, res.Output)
+	}
+	if res.Status == engine.StatusOK {
+		return exitOK, nil
+	}
+	return exitFailed, nil
+}
+
+// readTestProgram reads FILE as `run` does, or a crate folder: its
+// Cargo.toml and its src/main.rs, or src/lib.rs when it has no main.rs.
+func readTestProgram(path, configPath string) (engine.Request, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	if !info.IsDir() {
+		return readProgram(path, configPath)
+	}
+	if configPath != "" {
+		return engine.Request{}, usageError("--config applies to a .rs file; the folder %s has its own Cargo.toml", path)
+	}
+	config, err := os.ReadFile(filepath.Join(path, "Cargo.toml"))
+	if err != nil {
+		return engine.Request{}, usageError("%s is not a crate: %v", path, err)
+	}
+	for _, root := range []string{"main.rs", "lib.rs"} {
+		snippet, err := os.ReadFile(filepath.Join(path, "src", root))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return engine.Request{}, err
+		}
+		return engine.Request{Config: string(config), Snippet: string(snippet)}, nil
+	}
+	return engine.Request{}, usageError("%s has neither src/main.rs nor src/lib.rs", path)
+}
