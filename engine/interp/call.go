@@ -41,6 +41,11 @@ func (in *interp) report(d diag.Diagnostic) {
 	if d.File == "" {
 		d.File = diag.MainRS
 	}
+	if in.uncalled && d.PanicID != "" {
+		// A function nothing calls never runs: what it would raise is
+		// not a diagnostic of this program.
+		return
+	}
 	key := fmt.Sprintf("%s|%s|%s|%d|%d|%s", d.Phase, d.Code, d.PanicID, d.Range.Start, d.Range.End, d.Message)
 	if in.seen[key] {
 		return
@@ -378,6 +383,9 @@ func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r so
 	defer func() { in.depth-- }()
 	if in.depth > maxCallDepth {
 		return nil, in.limit("depth", r)
+	}
+	if in.opts.Mode == Check {
+		in.entered[fn] = true
 	}
 	saved, savedMod, savedSelf, savedSelfMod := in.scope, in.mod, in.selfType, in.selfMod
 	in.scope = &scope{vars: map[string]*binding{}, parent: in.root()}

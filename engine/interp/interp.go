@@ -134,6 +134,10 @@ type interp struct {
 	fnMod    map[*syntax.FnDecl]*module
 	fnImpl   map[*syntax.FnDecl]*syntax.ImplDecl
 	implMod  map[*syntax.ImplDecl]*module
+	// entered holds the functions a check has evaluated; uncalled is set
+	// while it checks those the program's entry does not reach.
+	entered  map[*syntax.FnDecl]bool
+	uncalled bool
 	impls    []*syntax.ImplDecl
 	// traits and structs index every trait and struct of the program by
 	// name, for the backend-extension checks.
@@ -167,6 +171,7 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 		fnMod:   map[*syntax.FnDecl]*module{},
 		fnImpl:  map[*syntax.FnDecl]*syntax.ImplDecl{},
 		implMod: map[*syntax.ImplDecl]*module{},
+		entered: map[*syntax.FnDecl]bool{},
 		traits:  map[string]*syntax.TraitDecl{},
 		structs: map[string]*syntax.StructDecl{},
 		seen:    map[string]bool{},
@@ -220,15 +225,19 @@ func splitPath(p string) []string {
 func (in *interp) program() {
 	defer in.epilogue()
 	in.checkExtensions()
+	defer in.checkUncalled()
 	if len(in.file.Stmts) > 0 {
-		if sig := in.stmts(in.file.Stmts); sig != nil {
-			return
-		}
+		in.stmts(in.file.Stmts)
 		return
 	}
 	if main, ok := in.rootMod.fns["main"]; ok && main.Body != nil {
 		in.callUser(main, nil, main.NameSpan)
 	}
+}
+
+// freshWorld is the dispatch model of a program that has not run yet.
+func (in *interp) freshWorld() *dispatch.World {
+	return dispatch.NewWorld(in.opts.Config)
 }
 
 // epilogue ends a run's output with what the playground says about the

@@ -123,3 +123,36 @@ func TestItemErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestUncalledFunctionsAreChecked: rustc checks every function; a Burn
+// panic or failed assert in a function nothing calls is not the program's.
+func TestUncalledFunctionsAreChecked(t *testing.T) {
+	cases := []struct {
+		name, src string
+		code      string // "" when check must find no error
+	}{
+		{"a misspelled call in an uncalled function", "fn unused() { let x = undefined_helper(1); }\nfn main() {}", "unknown-function"},
+		{"an unknown method on an uncalled method's parameter", "struct S;\nimpl S { fn f(&self, n: i32) -> i32 { n.no_such_method() } }\nfn main() {}", ""},
+		{"a failed assert in an uncalled function", "fn never() { assert_eq!(1, 2); }\nfn main() {}", ""},
+		{"a panic in an uncalled function", "fn never() { panic!(\"boom\"); }\nfn main() { println!(\"hi\"); }", ""},
+		{"an uncalled function in a module", "mod m { pub fn g() { nope(); } }\nfn main() {}", "unknown-function"},
+		{"a #[cfg(test)] module of a normal build", "#[cfg(test)]\nmod tests { fn t() { nope(); } }\nfn main() {}", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := eval(t, Check, c.src, Options{})
+			var errs []string
+			for _, d := range out.Diags {
+				if d.Severity == "error" {
+					errs = append(errs, d.Code+": "+d.Message)
+				}
+			}
+			switch {
+			case c.code == "" && len(errs) > 0:
+				t.Errorf("unexpected errors %v", errs)
+			case c.code != "" && (len(errs) == 0 || !strings.HasPrefix(errs[0], c.code+":")):
+				t.Errorf("errors %v, want %s", errs, c.code)
+			}
+		})
+	}
+}

@@ -87,6 +87,9 @@ const maxResolveDepth = 32
 // declareIn records items in m, building the tree of inline modules.
 func (in *interp) declareIn(m *module, items []syntax.Item) {
 	for _, it := range items {
+		if !in.compiled(itemAttrs(it)) {
+			continue
+		}
 		switch it := it.(type) {
 		case *syntax.FnDecl:
 			put(&m.fns, it.Name, it)
@@ -329,4 +332,29 @@ func (in *interp) assocConst(typ, name string) (*syntax.ConstDecl, *module) {
 		}
 	}
 	return nil, nil
+}
+
+// itemAttrs are the outer attributes of an item.
+func itemAttrs(it syntax.Item) []*syntax.Attr {
+	switch it := it.(type) {
+	case *syntax.FnDecl:
+		return it.Attrs
+	case *syntax.TraitDecl:
+		return it.Attrs
+	case *syntax.ImplDecl:
+		return it.Attrs
+	case *syntax.StructDecl:
+		return it.Attrs
+	case *syntax.TypeAliasDecl:
+		return it.Attrs
+	case *syntax.ConstDecl:
+		return it.Attrs
+	case *syntax.ExternCrateDecl:
+		return it.Attrs
+	case *syntax.UseDecl:
+		return it.Attrs
+	case *syntax.ModDecl:
+		return it.Attrs
+	}
+	return nil
 }
