@@ -114,22 +114,29 @@ func FuzzRun(f *testing.F) {
 	}
 	f.Add("", okSnippet)
 	f.Fuzz(func(t *testing.T, config, snippet string) {
-		req := engine.Request{Config: config, Snippet: snippet}
-		res := engine.Run(req)
-		data, err := json.Marshal(res)
-		if err != nil {
-			t.Fatal(err)
+		entries := []string{""}
+		if strings.Contains(snippet, "#[test]") {
+			// The program's tests too, as cargo test runs them.
+			entries = append(entries, engine.EntryTests)
 		}
-		var back engine.Result
-		if err := json.Unmarshal(data, &back); err != nil {
-			t.Fatal(err)
+		for _, entry := range entries {
+			req := engine.Request{Config: config, Snippet: snippet, Entry: entry}
+			res := engine.Run(req)
+			data, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back engine.Result
+			if err := json.Unmarshal(data, &back); err != nil {
+				t.Fatal(err)
+			}
+			switch res.Status {
+			case engine.StatusOK, engine.StatusPanicked, engine.StatusRejected:
+			default:
+				t.Fatalf("status %q", res.Status)
+			}
+			checkSpans(t, req, res)
+			checkPromises(t, res)
 		}
-		switch res.Status {
-		case engine.StatusOK, engine.StatusPanicked, engine.StatusRejected:
-		default:
-			t.Fatalf("status %q", res.Status)
-		}
-		checkSpans(t, req, res)
-		checkPromises(t, res)
 	})
 }
