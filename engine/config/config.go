@@ -72,21 +72,32 @@ func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
 // diagnostic, and the Config falls back to what an empty Cargo.toml means.
 // A TOML syntax error leaves nothing readable, so the Config is then the
 // default one.
+//
+// Text past MaxBytes or MaxNesting is refused the same way, before go-toml
+// sees it (see bounds.go).
 func Parse(text string) (*Config, diag.List) {
+	if d, ok := checkBounds(text); !ok {
+		return unreadable(d)
+	}
 	doc, perr := buildDocument(text)
 	if perr == nil {
 		perr = decodeError(text)
 	}
 	if perr != nil {
-		c := build(&parser{doc: &document{text: DefaultManifest, root: newTable(formRoot)}}, true)
-		c.doc = nil
-		diags := diag.List{errInvalidTOML(perr.message, perr.span)}
-		return c, diags
+		return unreadable(errInvalidTOML(perr.message, perr.span))
 	}
 	p := &parser{doc: doc}
 	c := build(p, len(doc.root.names) == 0)
 	p.diags.Sort()
 	return c, p.diags
+}
+
+// unreadable is the default Config, with the one error that kept the text
+// from being read.
+func unreadable(d diag.Diagnostic) (*Config, diag.List) {
+	c := build(&parser{doc: &document{text: DefaultManifest, root: newTable(formRoot)}}, true)
+	c.doc = nil
+	return c, diag.List{d}
 }
 
 // decodeError runs go-toml's decoder, which checks what the parser leaves

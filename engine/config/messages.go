@@ -30,6 +30,10 @@ const (
 	CodeBurnVersion          = "burn-version"
 	CodeTargetDependency     = "target-dependency"
 	CodeBurnDeviceWithoutStd = "burn-device-without-std"
+	// CodeNestingTooDeep and CodeTooLarge are the codes the snippet's
+	// parser and the engine use for the same limits on main.rs.
+	CodeNestingTooDeep = "nesting-too-deep"
+	CodeTooLarge       = "snippet-too-large"
 )
 
 // Burn's messages, verbatim (shared/burn/panics.tsv).
@@ -85,6 +89,20 @@ func errInvalidTOML(message string, span source.Range) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidTOML, span, "TOML parse error: "+message)
 	d.Help = []string{"nothing else in Cargo.toml can be read until this is fixed"}
 	return d
+}
+
+// errNestingTooDeep is the message of the snippet's nesting-too-deep, the
+// catalog record's.
+func errNestingTooDeep(span source.Range) diag.Diagnostic {
+	d := newDiagnostic(diag.Error, CodeNestingTooDeep, span, fmt.Sprintf("nesting exceeds the playground's limit of %d levels", MaxNesting))
+	d.Help = []string{"tables, arrays, inline tables and the parts of dotted keys count as levels; a real Cargo.toml needs a handful",
+		"nothing else in Cargo.toml can be read until this is fixed"}
+	return d
+}
+
+// errTooLarge is the engine's message for a Cargo.toml over its limit.
+func errTooLarge(size int) diag.Diagnostic {
+	return newDiagnostic(diag.Error, CodeTooLarge, source.Range{}, fmt.Sprintf("Cargo.toml is %d bytes; the playground takes at most %d", size, MaxBytes))
 }
 
 // errInvalidType is serde's message for a value of the wrong type, which is
