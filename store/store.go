@@ -44,13 +44,22 @@ type Store struct {
 	db *sql.DB
 }
 
-// Open opens (creating if needed) the database file at path.
-func Open(path string) (*Store, error) {
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + url.Values{"_pragma": {
+// Open opens (creating if needed) the database file at path. A file the
+// server may read but not write fails here, not at the first share.
+func Open(path string) (*Store, error) { return open(path, nil) }
+
+// open is Open with more parameters of SQLite's URI (a test opens a file
+// read-only with mode=ro).
+func open(path string, params url.Values) (*Store, error) {
+	query := url.Values{"_pragma": {
 		"journal_mode(WAL)",
 		"synchronous(NORMAL)",
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
-	}}.Encode()
+	}}
+	for k, v := range params {
+		query[k] = v
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + query.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -59,7 +68,24 @@ func Open(path string) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	if err := probeWrite(db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: %s can be read but not written (%w); shares need a database file the server can write", path, err)
+	}
 	return &Store{db: db}, nil
+}
+
+// probeWrite writes to the database and takes the write back. The schema
+// alone proves nothing: on a database that has it, CREATE TABLE IF NOT
+// EXISTS writes nothing.
+func probeWrite(db *sql.DB) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	_, err = tx.Exec(`CREATE TABLE write_probe (x INTEGER)`)
+	return err
 }
 
 // Close closes the database.
