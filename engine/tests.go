@@ -14,12 +14,13 @@ import (
 
 // A Request whose Entry is EntryTests is built as `cargo test` builds it and
 // runs its #[test] functions instead of main. The check covers every test
-// (ignored ones too); a panic the check finds in a test that is meant to
-// panic (#[should_panic], with its expected text) or that never runs
-// (#[ignore]) is what that test is for, not an error of the program, so it
-// is left out. The two promises then read: when the check reports no error,
-// no test fails by panicking; when a test fails by panicking, the check
-// reported the same code at the same span.
+// (ignored ones too) and every function no test calls, main among them. A
+// panic the check finds in a test that is meant to panic (#[should_panic],
+// with its expected text) or that never runs (#[ignore]) is what that test
+// is for, not an error of the program, so it is left out. The two promises
+// then read: when the check reports no error, no test fails by panicking;
+// when a test fails by panicking, the check reported the same code at the
+// same span.
 
 // checkEntry reports an Entry the engine cannot run. A crate's other
 // targets need the Request's files, which this engine does not read.

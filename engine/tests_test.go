@@ -279,6 +279,8 @@ func TestTestsRejected(t *testing.T) {
 			"functions used as tests can not have any arguments"},
 		{"should_panic returning Result", "#[test]\n#[should_panic]\nfn r() -> Result<(), String> { Ok(()) }", engine.EntryTests,
 			"invalid-test-function", "functions using `#[should_panic]` must return `()`"},
+		{"a misspelled call no test makes", "fn unused() { nope(); }\n#[test]\nfn t() {}", engine.EntryTests, "unknown-function",
+			"cannot find function `nope` in this scope"},
 		{"unknown entry", "fn main() {}", "src/bin/tool.rs", "unknown-entry",
 			"no target `src/bin/tool.rs` in this package: the playground runs \"src/main.rs\" (main) or \"tests\" (the #[test] functions)"},
 	}
@@ -306,6 +308,14 @@ func TestMainRunIgnoresTests(t *testing.T) {
 		if b, _ := json.Marshal(res); !strings.Contains(string(b), `"tests":null`) {
 			t.Errorf("entry %q: the Result has no null tests: %s", entry, b)
 		}
+	}
+	// cfg(test) holds in a test build only.
+	gated := "fn main() { helper(); }\n#[cfg(test)]\nfn helper() {}\n#[test]\nfn t() { helper(); }"
+	if res := run(t, engine.Request{Snippet: gated}); res.Status != engine.StatusRejected || res.Diagnostics[0].Code != "unknown-function" {
+		t.Errorf("main calling a #[cfg(test)] function: status %s, %+v", res.Status, res.Diagnostics)
+	}
+	if res := runTests(t, gated); res.Status != engine.StatusOK || statuses(res) != "t ok\n" {
+		t.Errorf("a test calling a #[cfg(test)] function: status %s, tests %s, %+v", res.Status, statuses(res), res.Diagnostics)
 	}
 	b, _ := json.Marshal(engine.Request{Snippet: "x"})
 	if string(b) != `{"config":"","snippet":"x"}` {

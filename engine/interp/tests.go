@@ -166,7 +166,7 @@ func stringArg(tokens []syntax.Token) (string, bool) {
 // it checks each of them (ignored ones too, as rustc compiles them); in
 // Run mode it runs each one that is not ignored in a fresh interpreter,
 // in name order. It never panics.
-func EvalTests(f *syntax.File, src *source.File, opts Options) TestsOutcome {
+func EvalTests(f *syntax.File, src *source.File, opts Options) (out TestsOutcome) {
 	opts.Test = true
 	if opts.StepLimit == 0 {
 		opts.StepLimit = DefaultStepLimit
@@ -174,16 +174,26 @@ func EvalTests(f *syntax.File, src *source.File, opts Options) TestsOutcome {
 	if opts.OutputLimit == 0 {
 		opts.OutputLimit = DefaultOutputLimit
 	}
-	out := TestsOutcome{Cases: Tests(f, opts)}
+	out = TestsOutcome{Cases: Tests(f, opts)}
 	if f == nil {
 		return out
 	}
 	steps, printed, diags := 0, 0, 0
+	// A check also covers the program as a whole: its extensions, and
+	// every function no test calls (main among them), as rustc compiles
+	// them (whole.go).
+	var prog *interp
 	if opts.Mode == Check {
-		in := newInterp(f, src, opts)
-		in.checkExtensions()
-		out.Diags = in.diags
-		diags = len(in.diags)
+		prog = newInterp(f, src, opts)
+		prog.checkExtensions()
+		diags = len(prog.diags)
+		defer func() {
+			if out.Limited == "" {
+				prog.opts.StepLimit = opts.StepLimit - steps
+				prog.checkUncalled()
+			}
+			out.Diags = prog.diags
+		}()
 	}
 	panicked := false // Rust's panic hook prints its note once per process
 	for _, tc := range out.Cases {
@@ -200,6 +210,12 @@ func EvalTests(f *syntax.File, src *source.File, opts Options) TestsOutcome {
 		in.opts.OutputLimit = opts.OutputLimit - printed
 		ret, crashed := in.evalTest(&tc)
 		steps += in.steps
+		if prog != nil {
+			prog.entered[tc.Fn] = true
+			for fn := range in.entered {
+				prog.entered[fn] = true
+			}
+		}
 		printed += in.output.Len()
 		o := in.outcome()
 		run := TestRun{TestCase: tc, Panic: o.Panic, Trace: o.Trace, Diags: o.Diags}
