@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,4 +229,35 @@ func errorHandler(e *echo.Echo, logger *slog.Logger) echo.HTTPErrorHandler {
 		}
 		_ = c.JSON(ae.Status, map[string]*apiError{"error": ae})
 	}
+}
+
+// ipExtractor is how the server finds a request's client: the
+// connection's peer, or, when that peer is one of the trusted proxies,
+// the last address of X-Forwarded-For that is not one of them. A client
+// that sends the header itself is not a trusted proxy, so it cannot
+// choose the address it is logged and rate-limited as.
+func ipExtractor(proxies []string) (echo.IPExtractor, error) {
+	if len(proxies) == 0 {
+		return echo.ExtractIPDirect(), nil
+	}
+	// Echo trusts loopback, link-local and private addresses by default;
+	// here only the ranges named.
+	trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, proxy := range proxies {
+		prefix, err := netip.ParsePrefix(proxy)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(proxy)
+			if aerr != nil {
+				return nil, fmt.Errorf("trusted proxy %q is neither an IP address nor a CIDR range", proxy)
+			}
+			addr = addr.WithZone("")
+			prefix = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		_, ipNet, err := net.ParseCIDR(prefix.Masked().String())
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: %w", proxy, err)
+		}
+		trust = append(trust, echo.TrustIPRange(ipNet))
+	}
+	return echo.ExtractIPFromXFFHeader(trust...), nil
 }

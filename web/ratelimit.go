@@ -143,7 +143,7 @@ func rateLimited(l *limiter, m *metrics) echo.MiddlewareFunc {
 			if !costly(req) {
 				return next(c)
 			}
-			allowed, retry := l.take(clientOf(req.RemoteAddr))
+			allowed, retry := l.take(clientOf(c.RealIP()))
 			if allowed {
 				return next(c)
 			}

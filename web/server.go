@@ -42,7 +42,11 @@ type Config struct {
 	// off (DefaultRateLimit is what `playground serve` uses).
 	RateLimit RateLimit
 	CORS      CORSConfig
-	Version   string
+	// TrustedProxies lists the reverse proxies (IP addresses or CIDR
+	// ranges) whose X-Forwarded-For names the client. Empty: the client is
+	// the connection's peer, whatever the headers say.
+	TrustedProxies []string
+	Version        string
 	// Logger receives request logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -77,6 +81,10 @@ func New(cfg Config) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(e, s.log)
+	// The request log and the rate limit take the client from c.RealIP().
+	if e.IPExtractor, err = ipExtractor(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	e.Use(middleware.Recover())
 	e.Use(baseHeaders)
 	e.Use(requestLogger(s.log))

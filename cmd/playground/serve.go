@@ -20,6 +20,7 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	db := fs.String("db", filepath.Join("data", "playground.db"), "SQLite file of shared states (empty: sharing off)")
 	origins := fs.String("cors-origins", strings.Join(web.DefaultCORSConfig.AllowOrigins, ","), "origins that may read /api/* from a browser, comma-separated; * for any, empty for none")
 	writes := fs.Bool("cors-writes", false, "also let those origins POST to /api/run and /api/share")
+	proxies := fs.String("trusted-proxies", "", "reverse proxies whose X-Forwarded-For names the client (IP addresses or CIDR ranges, comma-separated); empty: the client is the connection's peer")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	limits := web.DefaultLimits()
 	fs.Int64Var(&limits.BodyBytes, "max-body", web.DefaultBodyBytes, "largest request body, in bytes (413 above)")
@@ -45,6 +46,7 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 		Version:   engine.Version,
 		Logger:    logger,
 	}
+	cfg.TrustedProxies = splitList(*proxies)
 	// A server without a sandbox still serves pages and answers runs with
 	// 503, which says more than refusing to start.
 	if sb, err := sf.start(ctx, logger); err != nil {
