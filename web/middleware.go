@@ -261,3 +261,43 @@ func ipExtractor(proxies []string) (echo.IPExtractor, error) {
 	}
 	return echo.ExtractIPFromXFFHeader(trust...), nil
 }
+
+// headKey marks, in the context, a HEAD request routed as a GET.
+const headKey = "playground.head"
+
+// headAsGet routes HEAD like GET (Echo answers 405 to a HEAD on a GET
+// route), and drops the body the GET handler writes: a HEAD answer is the
+// GET answer's status and headers. headRestored gives the request its
+// method back once it is routed, so that everything after sees HEAD.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.Method != http.MethodHead {
+			return next(c)
+		}
+		// Echo routes the *http.Request it was given, so the change is to it.
+		req.Method = http.MethodGet
+		c.Set(headKey, true)
+		res := c.Response()
+		res.Writer = headWriter{res.Writer}
+		return next(c)
+	}
+}
+
+func headRestored(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if head, _ := c.Get(headKey).(bool); head {
+			c.Request().Method = http.MethodHead
+		}
+		return next(c)
+	}
+}
+
+// headWriter drops a body. net/http drops the body of a HEAD answer too;
+// this also keeps it out of any other http.ResponseWriter.
+type headWriter struct{ http.ResponseWriter }
+
+func (w headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -85,6 +85,8 @@ func New(cfg Config) (*Server, error) {
 	if e.IPExtractor, err = ipExtractor(cfg.TrustedProxies); err != nil {
 		return nil, err
 	}
+	e.Pre(headAsGet)
+	e.Use(headRestored)
 	e.Use(middleware.Recover())
 	e.Use(baseHeaders)
 	e.Use(requestLogger(s.log))
