@@ -24,8 +24,16 @@ import (
 func (s *Server) handleRun(c echo.Context) error {
 	body, err := readBody(c, s.cfg.Limits.BodyBytes)
 	if err != nil {
-		s.metrics.refuse(limitBody)
+		if ae, ok := err.(*apiError); ok && ae.Status == http.StatusRequestEntityTooLarge {
+			s.metrics.refuse(limitBody)
+		}
 		return err
+	}
+	// encoding/json reads null as the empty Request; any other value that
+	// is not an object fails to decode.
+	if kind := jsonKind(body); kind != "an object" && kind != "" {
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest,
+			Message: `a Request is a JSON object {"config": "...", "snippet": "..."}, not ` + kind}
 	}
 	req, err := abi.DecodeRequest(body)
 	if err != nil {
@@ -187,17 +195,14 @@ func (s *Server) handleMetrics(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/plain; version=0.0.4; charset=utf-8", buf.Bytes())
 }
 
-// readBody reads at most limit bytes, or fails with 413.
+// readBody reads at most limit bytes, or fails with bodyError's answer:
+// 413 past the limit, 408 or 400 for a body that stopped coming or was cut
+// short.
 func readBody(c echo.Context, limit int64) ([]byte, error) {
 	r := http.MaxBytesReader(c.Response(), c.Request().Body, limit)
 	body, err := io.ReadAll(r)
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeBodyTooLarge,
-			Message: fmt.Sprintf("the request body is larger than the limit of %d bytes", limit)}
-	case err != nil:
-		return nil, &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: "reading the body: " + err.Error()}
+	if err != nil {
+		return nil, bodyError(err, limit)
 	}
 	return body, nil
 }
@@ -213,4 +218,31 @@ func writeJSON(c echo.Context, body []byte) error {
 	}
 	_, err := w.Write([]byte{'\n'})
 	return err
+}
+
+// jsonKind names the kind of JSON value body holds: "an object" when it
+// starts as one (whether it is valid is the decoder's to say), "an array",
+// "a string", "null", "a boolean", "a number", "an empty body", or "" when
+// it is not JSON.
+func jsonKind(body []byte) string {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		return "an empty body"
+	case trimmed[0] == '{':
+		return "an object"
+	case !json.Valid(trimmed):
+		return ""
+	}
+	switch trimmed[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }

@@ -2,11 +2,14 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,6 +190,7 @@ const (
 	codeCanceled         = "canceled"
 	codeMethodNotAllowed = "method_not_allowed"
 	codeCrossOrigin      = "cross_origin"
+	codeRequestTimeout   = "request_timeout"
 	codeInternal         = "internal"
 )
 
@@ -301,3 +305,53 @@ func (w headWriter) Write(p []byte) (int, error) { return len(p), nil }
 
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// formRead reads the body of a form post before its page does: the pages
+// read fields with FormValue, which drops the error of a body that
+// stopped coming or was cut short and would go on with what arrived.
+func formRead(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.Method != http.MethodPost || strings.HasPrefix(req.URL.Path, "/api/") {
+			return next(c)
+		}
+		// ParseMultipartForm would hide the error of ParseForm behind
+		// ErrNotMultipart.
+		err := req.ParseForm()
+		if err == nil {
+			if err = req.ParseMultipartForm(formMemory); errors.Is(err, http.ErrNotMultipart) {
+				err = nil
+			}
+		}
+		if err == nil {
+			return next(c)
+		}
+		be := bodyError(err, 0)
+		return echo.NewHTTPError(be.Status, be.Message)
+	}
+}
+
+// formMemory is how much of a multipart form is held in memory (the rest
+// goes to temporary files): net/http's default for FormValue.
+const formMemory = 32 << 20
+
+// bodyError is the answer to a request whose body could not be read: 413
+// past limit, 408 when it stopped coming before the server's read timeout,
+// 400 otherwise. The messages are plain: the error of a read names the
+// connection's addresses, which are no business of the client's.
+func bodyError(err error, limit int64) *apiError {
+	var tooLarge *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeBodyTooLarge,
+			Message: fmt.Sprintf("the request body is larger than the limit of %d bytes", limit)}
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return &apiError{Status: http.StatusRequestTimeout, Code: codeRequestTimeout,
+			Message: "the request body did not arrive within the server's read timeout"}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest,
+			Message: "the request body ended before the length it announced"}
+	}
+	return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: "the request body could not be read"}
+}

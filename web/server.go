@@ -99,6 +99,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit.PerSecond > 0 {
 		e.Use(rateLimited(newLimiter(cfg.RateLimit, time.Now), &s.metrics))
 	}
+	e.Use(formRead)
 
 	e.POST("/api/run", s.handleRun)
 	e.GET("/api/catalog", s.handleCatalog)
