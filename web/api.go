@@ -69,8 +69,15 @@ func (s *Server) runJSON(ctx context.Context, req engine.Request) ([]byte, error
 		}
 		run = s.cfg.Sandbox.RunJSON
 	}
+	done, err := s.clients.admit(ctx)
+	if err != nil {
+		s.metrics.refuse(limitClientRuns)
+		return nil, err
+	}
 	start := time.Now()
-	out, err := run(ctx, req)
+	var out []byte
+	defer func() { done(out, time.Since(start), s.settle()) }()
+	out, err = run(ctx, req)
 	status := "error"
 	switch {
 	case err == nil:

@@ -36,6 +36,9 @@ const (
 	limitSnippet = "snippet"
 	limitState   = "state"
 	limitRate    = "rate"
+	// limitClientRuns: a run from a client with RateLimit.ClientRuns
+	// runs in the sandbox already.
+	limitClientRuns = "client_runs"
 )
 
 type metrics struct {
@@ -45,6 +48,7 @@ type metrics struct {
 
 	body, snippet, state atomic.Int64 // requests refused with 413
 	rate                 atomic.Int64 // requests refused with 429 by the rate limit
+	clientRuns           atomic.Int64 // runs refused because their client had enough in the sandbox
 }
 
 func (m *metrics) observe(status string, took time.Duration) {
@@ -72,6 +76,8 @@ func (m *metrics) refuse(limit string) {
 		m.state.Add(1)
 	case limitRate:
 		m.rate.Add(1)
+	case limitClientRuns:
+		m.clientRuns.Add(1)
 	}
 }
 
@@ -102,7 +108,7 @@ func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
 		limit string
 		n     int64
 	}{
-		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()}, {"rate", m.rate.Load()},
+		{"body", m.body.Load()}, {"snippet", m.snippet.Load()}, {"state", m.state.Load()}, {"rate", m.rate.Load()}, {"client_runs", m.clientRuns.Load()},
 		{"queue", s.Busy}, {"time", s.TimeLimits}, {"memory", s.MemoryLimits}, {"result", s.ResultLimits},
 	} {
 		fmt.Fprintf(w, "playground_limit_hits_total{limit=%q} %d\n", hit.limit, hit.n)

@@ -16,9 +16,12 @@ import (
 // RateLimit bounds how often one client may ask for what costs a run or a
 // write: every POST, and the pages that run a program for their first
 // paint. Static files, the catalog's JSON, shared states, health and
-// metrics are not counted. A client is an IPv4 address or an IPv6 /64, as
-// the connection shows it: behind a reverse proxy every client is the
-// proxy, so limit there and turn this off.
+// metrics are not counted. It also bounds the sandbox time a client takes:
+// its runs at once, and what a run stopped by a limit costs. A client is an
+// IPv4 address or an IPv6 /64: the connection's peer, or the client a
+// proxy of Config.TrustedProxies names. Behind a reverse proxy that the
+// server does not trust every client is the proxy, so limit there and turn
+// this off, or trust it.
 type RateLimit struct {
 	// PerSecond is the sustained rate a client may keep up; 0 turns the
 	// limit off.
@@ -29,11 +32,25 @@ type RateLimit struct {
 	// tracked share one allowance, so the table's memory stays bounded
 	// however many addresses send requests.
 	Clients int
+	// ClientRuns bounds the runs one client may have in the sandbox at
+	// once, executing or waiting for an instance; past it the client gets
+	// 429 at once. So one client holds at most this many instances, and
+	// this many places of the sandbox's queue. 0: no bound (it holds
+	// whether PerSecond is 0 or not).
+	ClientRuns int
+	// TimeCost charges a run that the wall time, the engine's step budget
+	// or the memory limit stopped by the time it took: one more request of
+	// the client's allowance per TimeCost, on top of the one its request
+	// cost. With 100 ms, a run stopped at the wall time of 2 s costs 21.
+	// 0: such a run costs one request like any other.
+	TimeCost time.Duration
 }
 
 // DefaultRateLimit lets a person load pages and press Run as fast as they
-// can click, and holds a script to two runs a second.
-var DefaultRateLimit = RateLimit{PerSecond: 2, Burst: 30, Clients: 10_000}
+// can click, and holds a script to two runs a second, one at a time; a
+// client whose runs keep hitting the wall time of 2 s gets one every
+// 10.5 s once its burst is spent.
+var DefaultRateLimit = RateLimit{PerSecond: 2, Burst: 30, Clients: 10_000, ClientRuns: 1, TimeCost: 100 * time.Millisecond}
 
 // sharedClient is the key of the allowance that clients share once the
 // table is full.
@@ -65,6 +82,30 @@ func (l *limiter) take(client string) (allowed bool, retry time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
+	b := l.bucketOf(client, now)
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / l.cfg.PerSecond * float64(time.Second))
+}
+
+// charge spends n more requests of client's allowance after take let one
+// through: the cost of what it turned out to use. The allowance may go
+// below zero; the client then waits until it has refilled past one.
+func (l *limiter) charge(client string, n float64) {
+	if n <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucketOf(client, l.now())
+	b.tokens -= n
+}
+
+// bucketOf is client's bucket, refilled up to now: a full one for a client
+// not tracked, or, once the table is full, the one such clients share.
+func (l *limiter) bucketOf(client string, now time.Time) *bucket {
 	b := l.buckets[client]
 	if b == nil {
 		if len(l.buckets) >= l.cfg.Clients {
@@ -81,11 +122,7 @@ func (l *limiter) take(client string) (allowed bool, retry time.Duration) {
 	}
 	b.tokens = l.refilled(b, now)
 	b.at = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / l.cfg.PerSecond * float64(time.Second))
+	return b
 }
 
 func (l *limiter) refilled(b *bucket, now time.Time) float64 {
@@ -102,7 +139,7 @@ func (l *limiter) forgetFull(now time.Time) {
 	}
 }
 
-// clientOf is the client a request counts against: its peer's IPv4
+// clientOf is the client an address counts as: its IPv4
 // address, or the /64 of its IPv6 address (one host usually holds a whole
 // /64).
 func clientOf(remoteAddr string) string {
@@ -134,28 +171,36 @@ func costly(r *http.Request) bool {
 	return false
 }
 
-// rateLimited answers 429 with Retry-After to a client past its
-// allowance; under /api/ with the API's JSON error body.
-func rateLimited(l *limiter, m *metrics) echo.MiddlewareFunc {
+// clientLimits answers 429 with Retry-After to a client past its
+// allowance, under /api/ with the API's JSON error body, and passes the
+// client of every request that costs a run on to the run (clientFrom).
+func clientLimits(cl *clients, m *metrics) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			if !costly(req) {
 				return next(c)
 			}
-			allowed, retry := l.take(clientOf(c.RealIP()))
-			if allowed {
-				return next(c)
+			// The server's IPExtractor decides whose headers to believe.
+			client := clientOf(c.RealIP())
+			if l := cl.rate; l != nil {
+				if allowed, retry := l.take(client); !allowed {
+					m.refuse(limitRate)
+					seconds := max(1, int(math.Ceil(retry.Seconds())))
+					c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(seconds))
+					message := fmt.Sprintf("this client made more requests than the limit of %g a second (%d at once)", l.cfg.PerSecond, l.cfg.Burst)
+					if cl.timeCost > 0 {
+						message += fmt.Sprintf(", where a run stopped by a time or memory limit counts one more per %v it took", cl.timeCost)
+					}
+					message += fmt.Sprintf("; retry after %d s", seconds)
+					if strings.HasPrefix(req.URL.Path, "/api/") {
+						return &apiError{Status: http.StatusTooManyRequests, Code: codeRateLimited, Message: message}
+					}
+					return echo.NewHTTPError(http.StatusTooManyRequests, message)
+				}
 			}
-			m.refuse(limitRate)
-			seconds := max(1, int(math.Ceil(retry.Seconds())))
-			c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(seconds))
-			message := fmt.Sprintf("this client made more requests than the limit of %g a second (%d at once); retry after %d s",
-				l.cfg.PerSecond, l.cfg.Burst, seconds)
-			if strings.HasPrefix(req.URL.Path, "/api/") {
-				return &apiError{Status: http.StatusTooManyRequests, Code: codeRateLimited, Message: message}
-			}
-			return echo.NewHTTPError(http.StatusTooManyRequests, message)
+			c.SetRequest(req.WithContext(withClient(req.Context(), client)))
+			return next(c)
 		}
 	}
 }

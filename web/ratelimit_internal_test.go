@@ -89,3 +89,52 @@ func TestClientOf(t *testing.T) {
 		}
 	}
 }
+
+func TestChargeSpendsMoreThanTheRequestAndRefillsAtTheRate(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1000, 0)}
+	l := newLimiter(RateLimit{PerSecond: 2, Burst: 30, Clients: 10}, clock.now)
+	if ok, _ := l.take("greedy"); !ok {
+		t.Fatal("the first request was refused")
+	}
+	// A run stopped at a wall time of 2 s, at 100 ms a request.
+	l.charge("greedy", 20)
+	if ok, _ := l.take("greedy"); !ok {
+		t.Fatal("9 requests were left, and the next one was refused")
+	}
+	l.charge("greedy", 20)
+	// 30 - 21 - 21 = -12: a request is 6.5 s of refill away.
+	ok, retry := l.take("greedy")
+	if ok || retry != 6500*time.Millisecond {
+		t.Fatalf("after two stopped runs: allowed %v, retry %v; want refused, 6.5s", ok, retry)
+	}
+	if ok, _ := l.take("polite"); !ok {
+		t.Fatal("another client paid for the greedy one's runs")
+	}
+	clock.advance(6500 * time.Millisecond)
+	if ok, _ := l.take("greedy"); !ok {
+		t.Fatal("refused once the allowance had refilled past one request")
+	}
+	l.charge("greedy", 0)
+	l.charge("greedy", -3)
+	if ok, _ := l.take("greedy"); ok {
+		t.Fatal("a charge of nothing, or less, gave requests back")
+	}
+}
+
+func TestChargeOfAForgottenClientIsItsOwn(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1000, 0)}
+	l := newLimiter(RateLimit{PerSecond: 1, Burst: 5, Clients: 2}, clock.now)
+	l.take("a")
+	l.take("b")
+	clock.advance(time.Minute)
+	// a's run took a minute: its bucket is full again, and a new client
+	// takes its place in the table. The charge still lands on a.
+	l.take("c")
+	l.charge("a", 10)
+	if ok, _ := l.take("a"); ok {
+		t.Fatal("the charge was lost")
+	}
+	if _, shared := l.buckets[sharedClient]; shared {
+		t.Fatal("a's charge landed on the allowance that clients past the table share")
+	}
+}

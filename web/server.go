@@ -58,7 +58,8 @@ type Server struct {
 	log     *slog.Logger
 	assets  *assets
 	metrics metrics
-	catalog []byte // the JSON of /api/catalog, built once
+	clients *clients // the per-client limits of Config.RateLimit
+	catalog []byte   // the JSON of /api/catalog, built once
 }
 
 // New builds the server and its routes.
@@ -96,8 +97,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	e.Use(crossOrigin)
-	if cfg.RateLimit.PerSecond > 0 {
-		e.Use(rateLimited(newLimiter(cfg.RateLimit, time.Now), &s.metrics))
+	if s.clients = newClients(cfg.RateLimit, time.Now); s.clients.limited() {
+		e.Use(clientLimits(s.clients, &s.metrics))
 	}
 	e.Use(formRead)
 
