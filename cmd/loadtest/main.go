@@ -7,6 +7,7 @@
 //	go run ./cmd/loadtest                      # in-process server, 200 clients, 30 s
 //	go run ./cmd/loadtest -url http://127.0.0.1:8080 -pid $(pidof playground)
 //	go run ./cmd/loadtest -compare -clients 8   # native, sandbox, HTTP side by side
+//	go run ./cmd/loadtest -fairness             # a polite client's latency beside a greedy one
 //
 // It only talks to loopback addresses. Exit status 1 means a check failed.
 package main
@@ -36,6 +37,11 @@ func main() {
 	o.isolation = wasm.ProcessIsolation
 	flag.Var(&o.isolation, "isolation", "isolation of the sandbox in this process, as `playground serve --isolation`")
 	flag.BoolVar(&o.compare, "compare", false, "measure, one after the other, the native engine and the sandbox in this process and a loopback server in front of each, and print them side by side")
+	flag.BoolVar(&o.fairness, "fairness", false, "measure a polite client's latency alone, then while a greedy client from another address sends endless programs; -duration is each phase's")
+	flag.DurationVar(&o.wallTime, "wall-time", wasm.DefaultWallTime, "-fairness: the sandbox's wall time (of the in-process server, or the one -url runs with)")
+	flag.IntVar(&o.pool, "pool", 0, "-fairness: instances of the in-process server's sandbox (0: one per CPU, as `playground serve`)")
+	flag.IntVar(&o.greedy, "greedy", 4, "-fairness: connections the greedy client sends from")
+	flag.DurationVar(&o.politeEvery, "polite-every", 500*time.Millisecond, "-fairness: how often the polite client runs tour-hello")
 	flag.Parse()
 	if *examples != "" {
 		re, err := regexp.Compile(*examples)
@@ -47,6 +53,21 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if o.fairness {
+		r, err := fairness(ctx, o, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
+		if f := r.failures(); len(f) > 0 {
+			for _, f := range f {
+				fmt.Println("FAIL:", f)
+			}
+			os.Exit(1)
+		}
+		fmt.Println("PASS")
+		return
+	}
 	var reports []*report
 	if o.compare {
 		paths, err := compare(ctx, o, os.Stdout)
@@ -89,4 +110,10 @@ type options struct {
 	filter    *regexp.Regexp
 	compare   bool
 	isolation wasm.Isolation
+
+	fairness    bool
+	wallTime    time.Duration
+	pool        int
+	greedy      int
+	politeEvery time.Duration
 }
