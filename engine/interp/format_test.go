@@ -68,4 +68,3 @@ func TestFormatArgs(t *testing.T) {
 		}
 	}
 }
-

@@ -136,9 +136,14 @@ type interp struct {
 	implMod  map[*syntax.ImplDecl]*module
 	// entered holds the functions a check has evaluated; uncalled is set
 	// while it checks those the program's entry does not reach.
-	entered  map[*syntax.FnDecl]bool
-	uncalled bool
-	impls    []*syntax.ImplDecl
+	entered map[*syntax.FnDecl]bool
+	// lookups remembers name lookups; looking holds those in progress.
+	lookups map[lookupKey]lookupResult
+	looking map[lookupKey]bool
+	// lookupCycle is set when a lookup in progress met itself.
+	lookupCycle bool
+	uncalled    bool
+	impls       []*syntax.ImplDecl
 	// traits and structs index every trait and struct of the program by
 	// name, for the backend-extension checks.
 	traits  map[string]*syntax.TraitDecl

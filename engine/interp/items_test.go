@@ -156,3 +156,21 @@ func TestUncalledFunctionsAreChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestGlobImportsResolveOnce: names behind several glob imports of other
+// crates resolve without following the globs through one another, which
+// took time exponential in their number.
+func TestGlobImportsResolveOnce(t *testing.T) {
+	var src strings.Builder
+	for _, c := range []string{"burn::prelude", "burn::nn", "burn::optim", "burn::train", "polars::prelude", "std::collections", "burn::data::dataset", "burn::module"} {
+		src.WriteString("use " + c + "::*;\n")
+	}
+	src.WriteString("mod a { use super::*; pub fn f() { missing(); } }\nfn main() { a::f(); }\n")
+	out := eval(t, Check, src.String(), Options{})
+	for _, d := range out.Diags {
+		if d.Code == "unknown-function" && d.Message == "cannot find function `missing` in this scope" {
+			return
+		}
+	}
+	t.Errorf("no unknown-function for `missing` in %+v", out.Diags)
+}

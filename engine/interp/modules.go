@@ -86,6 +86,7 @@ const maxResolveDepth = 32
 
 // declareIn records items in m, building the tree of inline modules.
 func (in *interp) declareIn(m *module, items []syntax.Item) {
+	in.lookups = nil
 	for _, it := range items {
 		if !in.compiled(itemAttrs(it)) {
 			continue
@@ -156,11 +157,55 @@ func (in *interp) declareUse(m *module, d *syntax.UseDecl) {
 	}
 }
 
-// lookupIn finds name among the items, imports and glob imports of m.
+// lookupKey names one lookup, for the cache of lookups and the guard
+// against cycles through glob imports.
+type lookupKey struct {
+	m    *module
+	name string
+}
+
+type lookupResult struct {
+	r  resolution
+	ok bool
+}
+
+// lookupIn finds name among the items, imports and glob imports of m. The
+// answers are remembered until the program declares more items; a lookup
+// that needs itself (a glob import whose path goes through the globs of its
+// own module) finds nothing there, as in rustc.
 func (in *interp) lookupIn(m *module, name string, depth int) (resolution, bool) {
 	if m == nil || depth > maxResolveDepth {
 		return resolution{}, false
 	}
+	key := lookupKey{m, name}
+	if res, ok := in.lookups[key]; ok {
+		return res.r, res.ok
+	}
+	if in.looking[key] {
+		in.lookupCycle = true
+		return resolution{}, false
+	}
+	if in.looking == nil {
+		in.looking = map[lookupKey]bool{}
+	}
+	in.looking[key] = true
+	r, ok := in.lookupUncached(m, name, depth)
+	delete(in.looking, key)
+	// An answer that met a cycle depends on where the lookup started:
+	// only the outermost one is remembered.
+	if !in.lookupCycle || len(in.looking) == 0 {
+		if in.lookups == nil {
+			in.lookups = map[lookupKey]lookupResult{}
+		}
+		in.lookups[key] = lookupResult{r, ok}
+	}
+	if len(in.looking) == 0 {
+		in.lookupCycle = false
+	}
+	return r, ok
+}
+
+func (in *interp) lookupUncached(m *module, name string, depth int) (resolution, bool) {
 	ref := itemRef{mod: m}
 	switch {
 	case m.fns[name] != nil:
