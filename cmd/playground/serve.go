@@ -28,6 +28,8 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	rate := web.DefaultRateLimit
 	fs.Float64Var(&rate.PerSecond, "rate-limit", rate.PerSecond, "runs and writes a client may make per second, sustained (429 above); 0 turns the limit off")
 	fs.IntVar(&rate.Burst, "rate-burst", rate.Burst, "runs and writes a client may make at once")
+	fs.DurationVar(&rate.TimeCost, "rate-time-cost", rate.TimeCost, "a run stopped by the wall time, the step budget or the memory limit costs its client one more request per this much time it took; 0: one request like any other")
+	fs.IntVar(&rate.ClientRuns, "client-runs", rate.ClientRuns, "runs one client may have in the sandbox at once, running or queued (429 above); 0: no limit")
 	sf := addSandboxFlags(fs)
 	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
