@@ -243,3 +243,15 @@ func (g *Generated) piece(off int, start bool) *Piece {
 	}
 	return nil
 }
+
+// TextAt returns the text that holds offset and the offset its first byte
+// has: the file's own text with base 0, or a generated region.
+func (f *File) TextAt(offset int) (text string, base int) {
+	if offset <= len(f.Text) {
+		return f.Text, 0
+	}
+	if g := f.region(offset); g != nil {
+		return g.Text, g.Base
+	}
+	return "", offset
+}
