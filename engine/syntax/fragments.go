@@ -18,9 +18,12 @@ type Tokens struct {
 	Macros map[string]bool
 }
 
+// parser makes a parser over the tokens. Its line table is built only
+// when an error needs it: fragments are parsed by the thousand against
+// main.rs's text.
 func (t Tokens) parser() *parser {
 	p := &parser{
-		src: t.Text, base: t.Base, lineStarts: lineStarts(t.Text), braceMacroEnd: -1,
+		src: t.Text, base: t.Base, braceMacroEnd: -1,
 		fromTokens: true, toks: t.Toks, macros: t.Macros,
 		lexCutoff: t.Base + len(t.Text) + 1,
 	}

@@ -196,6 +196,9 @@ func lineStarts(src string) []int {
 // lineOf is the 1-based line of a byte offset.
 func (p *parser) lineOf(offset int) int {
 	offset -= p.base
+	if p.lineStarts == nil {
+		p.lineStarts = lineStarts(p.src)
+	}
 	return sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > offset })
 }
 

@@ -97,7 +97,7 @@ func TokensText(toks []Token) string {
 		if t.Kind == OpenInvisible || t.Kind == CloseInvisible {
 			continue
 		}
-		if !first && spaceBetween(prev, t) {
+		if !first && SpaceBetween(prev, t) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Text)
@@ -106,9 +106,10 @@ func TokensText(toks []Token) string {
 	return b.String()
 }
 
-// spaceBetween decides whether a space separates two consecutive tokens in
-// TokensText.
-func spaceBetween(a, b Token) bool {
+// SpaceBetween decides whether a space separates two consecutive tokens in
+// TokensText: tokens that touch in the source touch, the others follow
+// rustc's printer.
+func SpaceBetween(a, b Token) bool {
 	if a.Range.End == b.Range.Start && a.Range.Start < a.Range.End && b.Range.Start < b.Range.End {
 		return false
 	}
