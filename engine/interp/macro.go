@@ -130,7 +130,12 @@ func (in *interp) print(s string, e *syntax.MacroExpr) *signal {
 }
 
 func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
+	if len(e.Path) == 2 && (e.Path[0] == "log" || e.Path[0] == "tracing") {
+		return in.logMacro(e)
+	}
 	switch e.Name {
+	case "matches":
+		return in.matchesMacro(e)
 	case "println", "print", "eprintln", "eprint", "format":
 		s, ok, sig := in.format(e, e.Args)
 		if sig != nil {
@@ -291,4 +296,62 @@ func (in *interp) assertCmp(e *syntax.MacroExpr) (value, *signal) {
 	}
 	msg += fmt.Sprintf("\n  left: %s\n right: %s", debug(l), debug(r))
 	return in.userPanicCode(e.Range, "assertion-failed", msg)
+}
+
+// matchesMacro is matches!(scrutinee, pattern [if guard]).
+func (in *interp) matchesMacro(e *syntax.MacroExpr) (value, *signal) {
+	if len(e.Args) == 0 || e.Arm == nil {
+		return unknown, nil
+	}
+	v, sig := in.expr(e.Args[0])
+	if sig != nil {
+		return nil, sig
+	}
+	in.push()
+	defer in.pop()
+	matched := false
+	for _, p := range e.Arm.Pats {
+		if in.matchPattern(p, v, true) {
+			matched = true
+			break
+		}
+	}
+	if matched && e.Arm.Guard != nil {
+		b, known, sig := in.cond(e.Arm.Guard)
+		if sig != nil {
+			return nil, sig
+		}
+		if !known {
+			return unknown, nil
+		}
+		matched = b
+	}
+	if isUnknown(v) {
+		return unknown, nil
+	}
+	return dispatch.Bool(matched), nil
+}
+
+// logMacro is one of log's or tracing's macros (expand resolved it and
+// put its format arguments in Args, its field values in Fields). No logger
+// or subscriber is installed, so nothing is printed and, as in those
+// crates, a run does not evaluate the arguments; the check reads them as
+// format! does. A span macro's value is a span nothing observes.
+func (in *interp) logMacro(e *syntax.MacroExpr) (value, *signal) {
+	if in.opts.Mode == Check {
+		for _, f := range e.Fields {
+			if _, sig := in.expr(f); sig != nil {
+				return nil, sig
+			}
+		}
+		if len(e.Args) > 0 {
+			if _, _, sig := in.format(e, e.Args); sig != nil {
+				return nil, sig
+			}
+		}
+	}
+	if strings.HasSuffix(e.Name, "span") {
+		return unknown, nil
+	}
+	return dispatch.Unit{}, nil
 }
