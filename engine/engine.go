@@ -3,9 +3,10 @@
 // and the tests all call Run and nothing else.
 //
 // The phases: the config and the snippet are parsed (each with its
-// diagnostics); a check pass reports every error it can find without
-// stopping; if nothing stops it, a run executes the program until the first
-// panic, exactly where Burn would panic.
+// diagnostics); macros are expanded (package expand); a check pass reports
+// every error it can find without stopping; if nothing stops it, a run
+// executes the program until the first panic, exactly where Burn would
+// panic.
 package engine
 
 import (
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/expand"
 	"github.com/dispatch-playground/playground/engine/interp"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
@@ -76,9 +78,13 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
+	xdiags := expand.Expand(file, files[diag.MainRS], expand.Options{Package: cfg.Package, Target: cfg.Dispatch.Target})
+	diags = append(diags, xdiags...)
+	rejected := cdiags.HasErrors() || xdiags.HasErrors()
+
 	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit}
 	if req.Entry == EntryTests {
-		return runTests(file, files, opts, diags, cdiags.HasErrors())
+		return runTests(file, files, opts, diags, rejected)
 	}
 	opts.Mode = interp.Check
 	checked := interp.Eval(file, files[diag.MainRS], opts)
@@ -89,7 +95,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		}
 	}
 	checkCut := checked.Limited == interp.LimitDiagnostics
-	if cdiags.HasErrors() || compileErrors(checked.Diags) {
+	if rejected || compileErrors(checked.Diags) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, checkCut), detail
 	}
 
@@ -156,9 +162,16 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		if diags[i].Code == "" && diags[i].PanicID != "" {
 			diags[i].Code = codeOf(diags[i].PanicID)
 		}
+		resolveGenerated(&diags[i], main)
 	}
 	diags.Sort()
-	diags = capDiagnostics(diags, ran.Panic, checkCut)
+	panicked := ran.Panic
+	if panicked != nil {
+		at := *panicked
+		at.Range = main.Resolve(at.Range)
+		panicked = &at
+	}
+	diags = capDiagnostics(diags, panicked, checkCut)
 	for _, d := range diags {
 		res.Diagnostics = append(res.Diagnostics, toJSON(d, files))
 	}
@@ -183,6 +196,35 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		})
 	}
 	return res
+}
+
+// resolveGenerated maps the ranges of a diagnostic in main.rs that lie in
+// the generated text of a macro expansion back to main.rs (see
+// expand.Expand). An edit inside generated text has no place in the
+// user's text, so a fix with one is dropped.
+func resolveGenerated(d *diag.Diagnostic, main *source.File) {
+	if d.File != diag.MainRS {
+		return
+	}
+	d.Range = main.Resolve(d.Range)
+	for i := range d.Labels {
+		if d.Labels[i].File == diag.MainRS {
+			d.Labels[i].Range = main.Resolve(d.Labels[i].Range)
+		}
+	}
+	fixes := d.Fixes[:0:0]
+	for _, fx := range d.Fixes {
+		generated := false
+		for _, e := range fx.Edits {
+			generated = generated || e.File == diag.MainRS && main.IsGenerated(e.Range)
+		}
+		if !generated {
+			fixes = append(fixes, fx)
+		}
+	}
+	if len(fixes) < len(d.Fixes) {
+		d.Fixes = fixes
+	}
 }
 
 // MaxDiagnostics bounds the diagnostics of a Result. A pasted file can
