@@ -200,11 +200,15 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 
 // resolveGenerated maps the ranges of a diagnostic in main.rs that lie in
 // the generated text of a macro expansion back to main.rs (see
-// expand.Expand). An edit inside generated text has no place in the
-// user's text, so a fix with one is dropped.
+// expand.Expand), with rustc's note on the macro the error comes from. An
+// edit inside generated text has no place in the user's text, so a fix
+// with one is dropped.
 func resolveGenerated(d *diag.Diagnostic, main *source.File) {
 	if d.File != diag.MainRS {
 		return
+	}
+	if m := main.Macro(d.Range); m != "" && d.Code != expand.CodeRecursionLimit {
+		d.Help = append(d.Help[:len(d.Help):len(d.Help)], fmt.Sprintf("this %s originates in the macro `%s`", d.Severity, m))
 	}
 	d.Range = main.Resolve(d.Range)
 	for i := range d.Labels {

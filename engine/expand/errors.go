@@ -35,10 +35,13 @@ func label(r source.Range, msg string) diag.Label {
 	return diag.Label{File: diag.MainRS, Range: r, Message: msg}
 }
 
-func errUnknownMacro(r source.Range, path string, later bool) diag.Diagnostic {
+// errUnknownMacro is rustc's unresolved macro; later is where a macro of
+// that name is defined further down, out of macro_rules!'s textual scope.
+func errUnknownMacro(r source.Range, path string, later *source.Range) diag.Diagnostic {
 	d := newDiag(CodeUnknownMacro, diag.Check, r, fmt.Sprintf("cannot find macro `%s` in this scope", path))
-	if later {
-		d.Help = []string{"a macro with the same name exists, but it appears later: macro_rules! macros can be used only after their definition"}
+	if later != nil {
+		d.Labels = []diag.Label{label(*later, "a macro with the same name exists, but it appears later")}
+		d.Help = []string{"macro_rules! macros can be used only below their definition: move it above this call, or mark it #[macro_export]"}
 	}
 	return d
 }
@@ -191,6 +194,10 @@ func errEnvNotDefined(r source.Range, name, custom string) diag.Diagnostic {
 		msg = custom
 	}
 	d := newDiag(CodeEnvNotDefined, diag.Check, r, msg)
+	if name == "OUT_DIR" {
+		d.Help = []string{"Cargo sets OUT_DIR only for a package with a build script, and the playground runs none"}
+		return d
+	}
 	d.Help = []string{fmt.Sprintf("Cargo sets only its own variables at compile time; to read `%s` while the program runs, use `std::env::var(%s)`", name, strconv.Quote(name))}
 	return d
 }

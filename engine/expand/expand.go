@@ -41,7 +41,7 @@ type Options struct {
 // and the nodes built from an expansion have their ranges there.
 func Expand(f *syntax.File, src *source.File, opts Options) diag.List {
 	x := &expander{
-		src: src, opts: opts, names: map[string]bool{}, later: map[string]bool{},
+		src: src, opts: opts, names: map[string]bool{}, later: map[string]source.Range{},
 		exported: map[string]*macroDef{}, imports: map[string]string{},
 		scope: &scope{macros: map[string]*macroDef{}},
 		cfg:   newCfg(opts),
@@ -86,9 +86,10 @@ type expander struct {
 	// `$crate::name!` reach from anywhere.
 	exported map[string]*macroDef
 	// names holds the name of every macro_rules! macro of the program, so
-	// that the parser keeps their calls as token trees; later the names
-	// not defined yet at the current point of the walk.
-	names, later map[string]bool
+	// that the parser keeps their calls as token trees; later holds where
+	// the macros not defined yet at the current point of the walk are.
+	names map[string]bool
+	later map[string]source.Range
 	// imports maps a name brought in by `use` to its path ("info" ->
 	// "log::info"), to recognise the log and tracing macros.
 	imports map[string]string
@@ -120,7 +121,9 @@ func (x *expander) prescan(f *syntax.File) {
 		switch n := n.(type) {
 		case *syntax.MacroRulesDecl:
 			x.names[n.Name] = true
-			x.later[n.Name] = true
+			if _, seen := x.later[n.Name]; !seen {
+				x.later[n.Name] = n.NameSpan
+			}
 		case *syntax.UseDecl:
 			for _, l := range n.Leaves {
 				if l.Glob {
@@ -684,5 +687,9 @@ func (x *expander) unknown(m *syntax.MacroExpr) {
 	if path == "" {
 		path = m.Name
 	}
-	x.add(errUnknownMacro(r, path, len(m.Path) <= 1 && x.later[m.Name]))
+	var later *source.Range
+	if at, ok := x.later[m.Name]; ok && len(m.Path) <= 1 {
+		later = &at
+	}
+	x.add(errUnknownMacro(r, path, later))
 }

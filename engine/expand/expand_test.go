@@ -189,6 +189,10 @@ func TestExpandErrors(t *testing.T) {
 			"set NOT_SET first", `env!("NOT_SET", "set NOT_SET first")`},
 		{"compile_error", `macro_rules! m { () => { compile_error!("no") }; } m!();`, "no", "m!()"},
 		{"concat of a non-literal", `fn main() { let x = concat!("a", b); }`, "expected a literal", "b"},
+		{"include in item position", `include!("generated.rs");`,
+			"`include!(\"generated.rs\")` reads `src/generated.rs`, a file of the crate this request does not carry: the playground cannot read it here", `include!("generated.rs")`},
+		{"OUT_DIR", `include!(concat!(env!("OUT_DIR"), "/model.rs"));`,
+			"environment variable `OUT_DIR` not defined at compile time", `env!("OUT_DIR")`},
 		{"unsupported std macro", `thread_local! { static X: u8 = 1; }`, "macro `thread_local!` is not supported by the playground", "thread_local!"},
 	}
 	for _, c := range cases {

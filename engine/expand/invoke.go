@@ -71,7 +71,7 @@ func (x *expander) expandRule(m *syntax.MacroExpr, def *macroDef, r *rule, binds
 		return nil, false
 	}
 	x.hygiene(out)
-	toks := x.layout(out, m.Range)
+	toks := x.layout(out, m.Range, def.name)
 	x.depth++
 	defer func() { x.depth-- }()
 	switch pos {
@@ -152,7 +152,7 @@ func (x *expander) expandItems(m *syntax.MacroExpr, assoc bool) []syntax.Item {
 	def := x.resolve(m)
 	if def == nil {
 		switch name, _ := x.stdName(m); name {
-		case "compile_error":
+		case "compile_error", "include":
 			x.builtin(m)
 		default:
 			x.unknownOrUnsupported(m)

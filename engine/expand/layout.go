@@ -14,7 +14,7 @@ import (
 // tokens copied from the invocation's arguments are pieces that point back
 // at themselves, so a node made of the macro's own tokens resolves to the
 // invocation and a node inside an argument to that argument.
-func (x *expander) layout(out []outTok, call source.Range) syntax.Tokens {
+func (x *expander) layout(out []outTok, call source.Range, macro string) syntax.Tokens {
 	var b strings.Builder
 	b.Grow(8 * len(out))
 	toks := make([]syntax.Token, 0, len(out))
@@ -48,6 +48,7 @@ func (x *expander) layout(out []outTok, call source.Range) syntax.Tokens {
 		prev = o
 	}
 	g := x.src.Generate(b.String(), call, pieces)
+	g.Macro = macro
 	for i := range toks {
 		toks[i].Range.Start += g.Base
 		toks[i].Range.End += g.Base

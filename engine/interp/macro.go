@@ -108,7 +108,7 @@ func (in *interp) missingDisplay(format string, args []value, named map[string]v
 				v = b.v
 			}
 		}
-		if v != nil && !spec.debug && spec.precision < 0 && !hasDisplay(v) {
+		if v != nil && !spec.debug && spec.precision < 0 && !in.hasDisplayUser(v) {
 			return v
 		}
 	}
@@ -136,6 +136,8 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 	switch e.Name {
 	case "matches":
 		return in.matchesMacro(e)
+	case "write", "writeln":
+		return in.writeMacro(e)
 	case "println", "print", "eprintln", "eprint", "format":
 		s, ok, sig := in.format(e, e.Args)
 		if sig != nil {
@@ -354,4 +356,53 @@ func (in *interp) logMacro(e *syntax.MacroExpr) (value, *signal) {
 		return unknown, nil
 	}
 	return dispatch.Unit{}, nil
+}
+
+// writeMacro is write! and writeln! into a String variable, which appends
+// the formatted text to it and is Ok(()).
+func (in *interp) writeMacro(e *syntax.MacroExpr) (value, *signal) {
+	if len(e.Args) == 0 {
+		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
+			Message: "requires a destination and format arguments, like `" + e.Name + "!(dest, \"format string\", args...)`", File: diag.MainRS, Range: e.Range})
+		return unknown, nil
+	}
+	dst := e.Args[0]
+	for {
+		u, ok := dst.(*syntax.UnaryExpr)
+		if !ok || u.Op != "&mut" && u.Op != "&" {
+			break
+		}
+		dst = u.X
+	}
+	var b *binding
+	if p, ok := dst.(*syntax.PathExpr); ok && len(p.Segments) == 1 {
+		b = in.scope.lookup(p.Segments[0].Name)
+	}
+	if b == nil {
+		v, sig := in.expr(e.Args[0])
+		if sig != nil || isUnknown(v) {
+			return unknown, sig
+		}
+		in.unsupported(e.Args[0].Span(), fmt.Sprintf("`%s!` into a `%s` is not supported by the playground, which writes into a `String` variable", e.Name, v.TypeName()))
+		return unknown, nil
+	}
+	cur, isStr := b.v.(dispatch.Str)
+	if !isStr {
+		if !isUnknown(b.v) {
+			in.unsupported(e.Args[0].Span(), fmt.Sprintf("`%s!` into a `%s` is not supported by the playground, which writes into a `String` variable", e.Name, b.v.TypeName()))
+		}
+		return unknown, nil
+	}
+	s, ok, sig := in.format(e, e.Args[1:])
+	if sig != nil || !ok {
+		return unknown, sig
+	}
+	if e.Name == "writeln" {
+		s += "\n"
+	}
+	if fits, sig := in.buildText(len(cur)+len(s), e.Range); !fits || sig != nil {
+		return unknown, sig
+	}
+	b.v = dispatch.Str(string(cur) + s)
+	return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{dispatch.Unit{}}}, nil
 }

@@ -146,6 +146,8 @@ type Generated struct {
 	Text     string
 	CallSite Range
 	Pieces   []Piece
+	// Macro names the macro whose expansion the region is, for notes.
+	Macro string
 }
 
 // Piece says that Text[Start:End] of a region came from Origin.
@@ -254,4 +256,22 @@ func (f *File) TextAt(offset int) (text string, base int) {
 		return g.Text, g.Base
 	}
 	return "", offset
+}
+
+// Macro names the macro in whose own text r lies: r is generated and does
+// not come from the arguments of that macro's call. It is empty for the
+// user's text and for a range copied from the user's arguments.
+func (f *File) Macro(r Range) string {
+	for depth := 0; r.End > len(f.Text) || r.Start > len(f.Text); depth++ {
+		g := f.region(r.Start)
+		if g == nil || depth > len(f.generated) {
+			return ""
+		}
+		next := g.resolve(r)
+		if next == g.CallSite {
+			return g.Macro
+		}
+		r = next
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ func TestGeneratedResolve(t *testing.T) {
 	// invocation's arguments, the rest is the macro's own text.
 	gen := "{ let x = a + b ; x }"
 	g := f.Generate(gen, call, []Piece{{Start: 10, End: 15, Origin: Range{Start: 3, End: 8}}})
+	g.Macro = "m"
 	if g.Base <= len(text) {
 		t.Fatalf("region base %d inside the text (len %d)", g.Base, len(text))
 	}
@@ -52,6 +53,12 @@ func TestGeneratedResolve(t *testing.T) {
 	}
 	if got := f.Resolve(Range{Start: g2.Base, End: g2.Base + 1}); got != (Range{Start: 3, End: 4}) {
 		t.Errorf("nested resolve = %v, want 3..4", got)
+	}
+	if m := f.Macro(at(2, 5)); m != "m" {
+		t.Errorf("Macro of the macro's own text = %q", m)
+	}
+	if m := f.Macro(at(10, 15)); m != "" {
+		t.Errorf("Macro of a copied argument = %q", m)
 	}
 	if f.IsGenerated(Range{Start: 0, End: 5}) || !f.IsGenerated(at(0, 1)) {
 		t.Errorf("IsGenerated mixes up the text and generated regions")
