@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 
@@ -37,13 +36,12 @@ var errWorkerDied = errors.New("the sandbox worker process ended without an answ
 
 // startProcess starts a worker running command and waits until its instance
 // is warm.
-func startProcess(ctx context.Context, command []string, cacheDir string, module []byte, pages uint32) (*process, error) {
+func startProcess(ctx context.Context, policy *workerPolicy, command []string, cacheDir string, module []byte, pages uint32) (*process, error) {
 	if len(command) == 0 {
 		return nil, errors.New("no worker command")
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), WorkerEnv+"="+WorkerProtocol)
-	detach(cmd)
+	policy.prepare(cmd)
 	stderr := &lockedHeadWriter{headWriter: headWriter{max: stderrHead}}
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
@@ -54,13 +52,13 @@ func startProcess(ctx context.Context, command []string, cacheDir string, module
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := policy.start(cmd); err != nil {
 		return nil, fmt.Errorf("start the worker %s: %w", command[0], err)
 	}
 	p := &process{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 64<<10), r: bufio.NewReaderSize(stdout, 64<<10), stderr: stderr}
 	stop := context.AfterFunc(ctx, p.kill)
 	defer stop()
-	err = writeMessage(p.w, msgStart, pages, []byte(cacheDir), []byte{0}, module)
+	err = writeMessage(p.w, msgStart, pages, []byte(cacheDir), []byte{0}, encodeRlimits(policy.limits), []byte{0}, module)
 	var kind byte
 	var payload []byte
 	if err == nil {

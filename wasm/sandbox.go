@@ -98,6 +98,10 @@ type Config struct {
 	// Logger receives a record for every instance replaced after a failure.
 	// Nil discards them.
 	Logger *slog.Logger
+	// WorkerUser, a user name or uid, is the user ProcessIsolation's
+	// workers run as when this process runs as root (see harden.go). Empty
+	// means this process's user.
+	WorkerUser string
 }
 
 // Sandbox runs requests through a pool of engine.wasm instances. It is safe
@@ -118,6 +122,7 @@ type Sandbox struct {
 	cacheDir string
 	tempDir  string // a cacheDir of our own, removed by Close
 	workers  map[*process]struct{}
+	policy   *workerPolicy // how workers start: their user, environment and limits
 
 	// slots holds one entry per idle pool slot: an instance, or nil for a
 	// slot whose instance was discarded and not yet replaced.
@@ -231,6 +236,11 @@ func (s *Sandbox) compileInProcess(ctx context.Context, cfg Config) error {
 func (s *Sandbox) prepareWorkers(ctx context.Context, cfg Config) error {
 	s.module, s.command, s.cacheDir = cfg.Module, cfg.WorkerCommand, cfg.CacheDir
 	s.workers = map[*process]struct{}{}
+	policy, err := newWorkerPolicy(cfg.WorkerUser, cfg.Limits)
+	if err != nil {
+		return err
+	}
+	s.policy = policy
 	if s.command == nil {
 		exe, err := os.Executable()
 		if err != nil {
@@ -253,7 +263,10 @@ func (s *Sandbox) prepareWorkers(ctx context.Context, cfg Config) error {
 	_ = rt.Close(ctx)
 	// Compiling takes a few hundred MB that this process no longer needs.
 	debug.FreeOSMemory()
-	return err
+	if err != nil {
+		return err
+	}
+	return s.shareCompiledCode()
 }
 
 // Run runs one request and decodes its Result.
@@ -429,7 +442,7 @@ func (s *Sandbox) instantiate() (runner, error) {
 }
 
 func (s *Sandbox) startWorker(ctx context.Context) (runner, error) {
-	p, err := startProcess(ctx, s.command, s.cacheDir, s.module, s.limits.MemoryPages)
+	p, err := startProcess(ctx, s.policy, s.command, s.cacheDir, s.module, s.limits.MemoryPages)
 	if err != nil {
 		return nil, err
 	}

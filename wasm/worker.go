@@ -37,13 +37,13 @@ import (
 // and WorkerProtocol its value: the version of the protocol.
 const (
 	WorkerEnv      = "DISPATCH_PLAYGROUND_SANDBOX_WORKER"
-	WorkerProtocol = "1"
+	WorkerProtocol = "2"
 )
 
 // Kinds of messages.
 const (
 	// parent to worker
-	msgStart byte = 'S' // number: memory pages; payload: cache dir, NUL, module
+	msgStart byte = 'S' // number: memory pages; payload: cache dir, NUL, resource limits (encodeRlimits), NUL, module
 	msgRun   byte = 'R' // number: length of the config; payload: config then snippet
 	// worker to parent
 	msgReady      byte = 'Y' // number: memory pages
@@ -61,6 +61,7 @@ func init() {
 	case "":
 		return
 	case WorkerProtocol:
+		closeInheritedFiles()
 		os.Exit(serveWorker(os.Stdin, os.Stdout, os.Stderr))
 	default:
 		fmt.Fprintf(os.Stderr, "sandbox worker: protocol %q, this program speaks %q\n", os.Getenv(WorkerEnv), WorkerProtocol)
@@ -119,9 +120,20 @@ func serveWorker(stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("read the start message: %w", err))
 	}
-	cacheDir, module, ok := bytes.Cut(payload, []byte{0})
-	if kind != msgStart || !ok {
+	cacheDir, rest, ok := bytes.Cut(payload, []byte{0})
+	encodedLimits, module, ok2 := bytes.Cut(rest, []byte{0})
+	if kind != msgStart || !ok || !ok2 {
 		return fail(fmt.Errorf("the first message is %q, not a start message", kind))
+	}
+	// The limits come before anything is compiled or loaded.
+	limits, err := decodeRlimits(encodedLimits)
+	if err == nil {
+		err = setOwnRlimits(limits)
+	}
+	if err != nil {
+		err = fmt.Errorf("set the resource limits: %w", err)
+		_ = writeMessage(w, msgFailed, 0, []byte(err.Error()))
+		return fail(err)
 	}
 	ctx := context.Background()
 	in, err := startWorkerInstance(ctx, string(cacheDir), module, pages)
@@ -131,7 +143,7 @@ func serveWorker(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Compiling or loading the code left garbage several times the size of
 	// what stays; give it back before serving.
-	payload, cacheDir, module = nil, nil, nil
+	payload, cacheDir, rest, module = nil, nil, nil, nil
 	debug.FreeOSMemory()
 	if err := writeMessage(w, msgReady, in.memoryPages()); err != nil {
 		return fail(err)
