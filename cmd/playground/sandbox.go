@@ -21,6 +21,7 @@ type sandboxFlags struct {
 	module       string
 	cacheDir     string
 	isolation    wasm.Isolation
+	workerUser   string // serve's --worker-user
 }
 
 func addSandboxFlags(fs *flag.FlagSet) *sandboxFlags {
@@ -70,5 +71,5 @@ func (sf *sandboxFlags) start(ctx context.Context, logger *slog.Logger) (*wasm.S
 	if err != nil {
 		return nil, err
 	}
-	return wasm.New(ctx, wasm.Config{Module: module, Limits: sf.limits, Isolation: sf.isolation, CacheDir: sf.cacheDir, Logger: logger})
+	return wasm.New(ctx, wasm.Config{Module: module, Limits: sf.limits, Isolation: sf.isolation, CacheDir: sf.cacheDir, Logger: logger, WorkerUser: sf.workerUser})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/store"
+	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/web"
 )
 
@@ -31,10 +32,19 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.DurationVar(&rate.TimeCost, "rate-time-cost", rate.TimeCost, "a run stopped by the wall time, the step budget or the memory limit costs its client one more request per this much time it took; 0: one request like any other")
 	fs.IntVar(&rate.ClientRuns, "client-runs", rate.ClientRuns, "runs one client may have in the sandbox at once, running or queued (429 above); 0: no limit")
 	sf := addSandboxFlags(fs)
+	fs.StringVar(&sf.workerUser, "worker-user", "", "when serving as root, run the sandbox's workers as this user (a name or uid), one of their own")
 	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return usageError("unexpected arguments %q", rest)
+	}
+	if sf.workerUser != "" {
+		if sf.isolation != wasm.ProcessIsolation {
+			return usageError("--worker-user needs --isolation %s", wasm.ProcessIsolation)
+		}
+		if err := wasm.CheckWorkerUser(sf.workerUser); err != nil {
+			return usageError("--worker-user: %v", err)
+		}
 	}
 	logger, err := newLogger(*logFormat, stderr)
 	if err != nil {
