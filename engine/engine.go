@@ -78,7 +78,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
-	xdiags := expand.Expand(file, files[diag.MainRS], expand.Options{Package: cfg.Package, Target: cfg.Dispatch.Target})
+	xdiags := expand.Expand(file, files[diag.MainRS], expand.Options{Package: cfg.Package, Target: cfg.Dispatch.Target, Test: req.Entry == EntryTests})
 	diags = append(diags, xdiags...)
 	rejected := cdiags.HasErrors() || xdiags.HasErrors()
 

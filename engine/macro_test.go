@@ -83,3 +83,15 @@ fn main() { let p = pair!(1 2); }`,
 		})
 	}
 }
+
+// TestCfgTestMacro checks that cfg!(test) holds in a test build only.
+func TestCfgTestMacro(t *testing.T) {
+	src := "fn main() { println!(\"{}\", cfg!(test)); }\n#[test]\nfn in_test() { assert!(cfg!(test)); }\n"
+	if res := run(t, engine.Request{Snippet: src}); res.Output != "false\n" {
+		t.Errorf("a run printed %q, want false", res.Output)
+	}
+	res := run(t, engine.Request{Snippet: src, Entry: engine.EntryTests})
+	if len(res.Tests) != 1 || res.Tests[0].Status != "ok" {
+		t.Errorf("the test did not pass:\n%s", Summary(res))
+	}
+}
