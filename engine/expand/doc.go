@@ -39,14 +39,16 @@
 // `crate::name!` and `$crate::name!`. A call of a macro that is neither the
 // program's nor a built-in is "cannot find macro `x` in this scope".
 //
-// Hygiene is modelled for local variables only: a `let` or `for` binding
-// written in a macro's body is renamed, with its uses in that body, so
-// that it neither captures nor shadows the caller's variables. Names that
-// come from the arguments are the caller's and stay. Not modelled: the
-// hygiene of other bindings (closure parameters, match arms), of labels,
-// of implicit format captures (`{x}` in a format string of the body), and
-// the def-site resolution of items; as in rustc, items a macro defines are
-// not hygienic.
+// Hygiene is modelled for local variables only: a variable that a macro's
+// body binds (with `let`, `if let`, `while let`, `for`, or as a function's
+// or closure's parameter) is renamed, with its uses in that body, so that
+// it neither captures nor shadows the caller's variables. Names that come
+// from the arguments are the caller's and stay. Not modelled: the hygiene
+// of match arm bindings, of labels, of implicit format captures (`{x}` in
+// a format string of the body), and the def-site resolution of items; as in
+// rustc, items a macro defines are not hygienic.
+//
+// Options.Test says whether the program is built as tests, for cfg!(test).
 //
 // Spans: each expansion's text is added to main.rs's source.File as a
 // region of generated text whose call site is the invocation (see

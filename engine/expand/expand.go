@@ -162,16 +162,34 @@ func (x *expander) file(f *syntax.File) {
 			items = items[1:]
 			continue
 		}
+		call := isMacroStmt(stmts[0])
 		for _, s := range x.stmt(stmts[0]) {
-			if is, ok := s.(*syntax.ItemStmt); ok {
-				outItems = append(outItems, is.Item)
-			} else {
+			switch s := s.(type) {
+			case *syntax.ItemStmt:
+				outItems = append(outItems, s.Item)
+			case *syntax.ExprStmt:
+				// A top-level macro call that failed leaves nothing: a
+				// bare statement would stand in for main.
+				if _, bad := s.X.(*syntax.BadExpr); bad && call {
+					continue
+				}
+				outStmts = append(outStmts, s)
+			default:
 				outStmts = append(outStmts, s)
 			}
 		}
 		stmts = stmts[1:]
 	}
 	f.Items, f.Stmts = outItems, outStmts
+}
+
+func isMacroStmt(s syntax.Stmt) bool {
+	es, ok := s.(*syntax.ExprStmt)
+	if !ok {
+		return false
+	}
+	m, ok := es.X.(*syntax.MacroExpr)
+	return ok && m.Tokens != nil
 }
 
 func (x *expander) push() { x.scope = &scope{parent: x.scope, macros: map[string]*macroDef{}} }

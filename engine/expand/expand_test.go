@@ -311,3 +311,16 @@ fn main() {
 		}
 	}
 }
+
+// TestFailedTopLevelCallLeavesNothing checks that a top-level macro call
+// that fails does not stay as a bare statement, which would stand in for
+// main.
+func TestFailedTopLevelCallLeavesNothing(t *testing.T) {
+	f, _, diags := expandSrc(t, "unknown_tests!(a, b);\nfn main() {}\n", Options{})
+	if len(diags) != 1 || diags[0].Code != CodeUnknownMacro {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	if len(f.Stmts) != 0 {
+		t.Errorf("statements left: %s", f.String())
+	}
+}

@@ -136,7 +136,9 @@ func (x *expander) parsed(diags diag.List, rest syntax.Token, m *syntax.MacroExp
 		if msg, found := strings.CutSuffix(d.Message, ", found `<eof>`"); found {
 			d.Message = "macro expansion ends with an incomplete expression: " + msg
 		}
-		d.Labels = append(d.Labels, label(m.Range, "in this macro invocation"))
+		if x.src.Resolve(d.Range) != x.src.Resolve(m.Range) {
+			d.Labels = append(d.Labels, label(m.Range, "in this macro invocation"))
+		}
 		x.add(d)
 		ok = false
 	}
