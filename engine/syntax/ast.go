@@ -845,8 +845,10 @@ type AwaitExpr struct {
 	X     Expr
 }
 
-// BadExpr stands where the parser could not build an expression; a parse
-// diagnostic has already been reported for it.
+// BadExpr stands where the parser could not build an expression, or where
+// a macro call did not expand (or stands for a value the playground cannot
+// know, such as include_str!'s); a diagnostic has already been reported
+// for it.
 type BadExpr struct{ Range source.Range }
 
 func (e *PathExpr) Span() source.Range        { return e.Range }
