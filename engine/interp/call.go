@@ -231,8 +231,8 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 		} else {
 			typ = it.trait.Name
 		}
-		if fn := in.assocFn(typ, r.rest[0]); fn != nil {
-			return in.callUser(fn, args, e.Range)
+		if v, sig, ok := in.callAssoc(typ, it.typ == nil, r.rest[0], args, e.Range); ok {
+			return v, sig
 		}
 		if v, ok := in.userVariant(typ, r.rest[0], args); ok {
 			return v, nil
@@ -395,6 +395,8 @@ func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r so
 	in.selfType, in.selfMod = nil, nil
 	if im := in.fnImpl[fn]; im != nil {
 		in.selfType, in.selfMod = im.For, in.mod
+	} else if self != nil {
+		in.selfType, in.selfMod = in.selfOf(self)
 	}
 	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
 	if self != nil {

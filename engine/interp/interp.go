@@ -134,6 +134,8 @@ type interp struct {
 	fnMod    map[*syntax.FnDecl]*module
 	fnImpl   map[*syntax.FnDecl]*syntax.ImplDecl
 	implMod  map[*syntax.ImplDecl]*module
+	// typeMod is the module that declares each struct and enum.
+	typeMod map[string]*module
 	// entered holds the functions a check has evaluated; uncalled is set
 	// while it checks those the program's entry does not reach.
 	entered map[*syntax.FnDecl]bool
@@ -176,6 +178,7 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 		fnMod:   map[*syntax.FnDecl]*module{},
 		fnImpl:  map[*syntax.FnDecl]*syntax.ImplDecl{},
 		implMod: map[*syntax.ImplDecl]*module{},
+		typeMod: map[string]*module{},
 		entered: map[*syntax.FnDecl]bool{},
 		traits:  map[string]*syntax.TraitDecl{},
 		structs: map[string]*syntax.StructDecl{},

@@ -174,3 +174,37 @@ func TestGlobImportsResolveOnce(t *testing.T) {
 	}
 	t.Errorf("no unknown-function for `missing` in %+v", out.Diags)
 }
+
+// TestPathsToMethods: a method called through its type's or trait's path
+// takes the receiver first; types and functions live in two namespaces.
+func TestPathsToMethods(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"a trait's default method through the trait", `
+trait Check { fn name(&self) -> i32; fn check(&self) -> i32 { self.name() + Self::base() } fn base() -> i32 { 100 } }
+struct A;
+impl Check for A { fn name(&self) -> i32 { 1 } }
+fn main() { let a = A; println!("{}", Check::check(&a)); }`, "101\n"},
+		{"an inherent method through the type", `
+struct P { x: i32 }
+impl P { fn get(&self) -> i32 { self.x } }
+fn main() { let p = P { x: 3 }; println!("{}", P::get(&p)); }`, "3\n"},
+		{"a struct and a function of one name", `
+fn clone_invariance() -> i32 {
+    struct clone_invariance { n: i32 }
+    impl clone_invariance { fn n(&self) -> i32 { self.n } }
+    clone_invariance { n: 4 }.n()
+}
+fn main() { println!("{}", clone_invariance()); }`, "4\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := eval(t, Run, c.src, Options{})
+			if out.Panic != nil || out.Diags.HasErrors() {
+				t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
+			}
+			if out.Output != c.want {
+				t.Errorf("output %q, want %q", out.Output, c.want)
+			}
+		})
+	}
+}

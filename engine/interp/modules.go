@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -111,6 +112,7 @@ func (in *interp) declareIn(m *module, items []syntax.Item) {
 		case *syntax.StructDecl:
 			put(&m.types, it.Name, it)
 			in.structs[it.Name] = it
+			in.typeMod[it.Name] = m
 		case *syntax.TypeAliasDecl:
 			put(&m.aliases, it.Name, it)
 		case *syntax.ConstDecl:
@@ -206,21 +208,10 @@ func (in *interp) lookupIn(m *module, name string, depth int) (resolution, bool)
 }
 
 func (in *interp) lookupUncached(m *module, name string, depth int) (resolution, bool) {
-	ref := itemRef{mod: m}
-	switch {
-	case m.fns[name] != nil:
-		ref.fn = m.fns[name]
-	case m.types[name] != nil:
-		ref.typ = m.types[name]
-	case m.aliases[name] != nil:
-		ref.alias = m.aliases[name]
-	case m.traits[name] != nil:
-		ref.trait = m.traits[name]
-	case m.consts[name] != nil:
-		ref.konst = m.consts[name]
-	case m.mods[name] != nil:
-		ref.module = m.mods[name]
-	}
+	// Rust keeps types and values in two namespaces: `struct Foo` and
+	// `fn Foo` may both exist, and the path's use decides which it names.
+	ref := itemRef{mod: m, fn: m.fns[name], typ: m.types[name], alias: m.aliases[name],
+		trait: m.traits[name], konst: m.consts[name], module: m.mods[name]}
 	if ref.found() {
 		return resolution{item: ref}, true
 	}
@@ -402,4 +393,76 @@ func itemAttrs(it syntax.Item) []*syntax.Attr {
 		return it.Attrs
 	}
 	return nil
+}
+
+// callAssoc calls `Type::name(args)` or `Trait::name(args)` for a type or
+// trait of the program. A method called through a path takes its receiver
+// as the first argument (`Trait::check(&x)`), and a trait's method is the
+// one the receiver's type implements, or the trait's default.
+func (in *interp) callAssoc(typ string, trait bool, name string, args []value, r source.Range) (value, *signal, bool) {
+	var fn *syntax.FnDecl
+	if trait && in.isExtensionTrait(typ) {
+		// Its methods are Burn's generated dispatch, not the trait's bodies.
+		return nil, nil, false
+	}
+	if trait {
+		if len(args) > 0 {
+			if en, ok := dispatch.Deref(args[0]).(*dispatch.Enum); ok {
+				fn = in.implOrDefault(typ, en.Type, name)
+			}
+		}
+		if fn == nil {
+			if t := in.traits[typ]; t != nil {
+				for _, m := range t.Methods {
+					if m.Name == name && m.Body != nil {
+						fn = m
+					}
+				}
+			}
+		}
+	} else {
+		fn = in.assocFn(typ, name)
+	}
+	if fn == nil {
+		return nil, nil, false
+	}
+	if len(fn.Params) > 0 && fn.Params[0].Self && len(args) > 0 {
+		v, sig := in.callUserSelf(fn, args[0], args[1:], r)
+		return v, sig, true
+	}
+	v, sig := in.callUser(fn, args, r)
+	return v, sig, true
+}
+
+// implOrDefault is the method name of typ's impl of trait, or the
+// trait's default when the impl does not override it.
+func (in *interp) implOrDefault(trait, typ, name string) *syntax.FnDecl {
+	for _, im := range in.impls {
+		if im.Trait == nil || im.For == nil || lastSeg(im.Trait) != trait || lastSeg(im.For) != typ {
+			continue
+		}
+		for _, m := range im.Methods {
+			if m.Name == name {
+				return m
+			}
+		}
+	}
+	if t := in.traits[trait]; t != nil && in.implemented(trait, typ) {
+		for _, m := range t.Methods {
+			if m.Name == name && m.Body != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// selfOf is the type `Self` names in a trait's default method called on
+// self: the receiver's type, with the module that declares it.
+func (in *interp) selfOf(self value) (*syntax.Type, *module) {
+	en, ok := dispatch.Deref(self).(*dispatch.Enum)
+	if !ok || in.typeMod[en.Type] == nil {
+		return nil, nil
+	}
+	return &syntax.Type{Kind: syntax.TypePath, Text: en.Type, Path: []syntax.PathSegment{{Name: en.Type}}}, in.typeMod[en.Type]
 }
