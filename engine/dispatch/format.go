@@ -281,3 +281,12 @@ func floatDebug(f Float) string {
 	}
 	return s
 }
+
+// FieldOrder is the declaration order of a struct's fields where the model
+// knows it (nil otherwise), for std's derived Debug.
+func FieldOrder(e *Enum) []string {
+	if keys := fieldOrder[e.Type]; len(keys) == len(e.Named) {
+		return keys
+	}
+	return nil
+}

@@ -499,7 +499,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 			return in.callUserSelf(fn, recv, args, e.Range)
 		}
 	}
-	if v, handled, sig := in.stdMethod(e, recv, args); handled {
+	if v, handled, sig := in.stdMethod(e, recv, args, expect); handled {
 		return v, sig
 	}
 	if !isBurn(recv) {
@@ -550,6 +550,7 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	}
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, site)
+	call.Args = burnInts(call.Args)
 	v, err := in.callWorld(call)
 	for err == nil {
 		cb, ok := v.(*dispatch.Callback)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -513,6 +514,11 @@ func (in *interp) literal(e *syntax.LitExpr) value {
 			return dispatch.Float{V: f, Suffix: e.Suffix}
 		}
 		u, err := strconv.ParseUint(text, 0, 64)
+		if err != nil && (e.Suffix == "i128" || e.Suffix == "u128") {
+			if v, ok := rstd.Parse(text, e.Suffix).(*dispatch.Enum); ok && v.Variant == "Ok" {
+				return v.Fields[0]
+			}
+		}
 		if err != nil {
 			in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error,
 				Message: "integer literal is too large", File: diag.MainRS, Range: e.Range})
@@ -523,31 +529,22 @@ func (in *interp) literal(e *syntax.LitExpr) value {
 		text := strings.ReplaceAll(strings.TrimSuffix(e.Text, e.Suffix), "_", "")
 		f, _ := strconv.ParseFloat(text, 64)
 		return dispatch.Float{V: f, Suffix: e.Suffix}
-	case syntax.StrLit, syntax.CharLit:
+	case syntax.CharLit:
+		if r := []rune(e.Value); len(r) == 1 {
+			return rstd.Char(r[0])
+		}
+		return dispatch.Str(e.Value)
+	case syntax.ByteLit:
+		if len(e.Value) == 1 {
+			return dispatch.Int{V: int64(e.Value[0]), Suffix: "u8"}
+		}
+		return unknown
+	case syntax.StrLit:
 		return dispatch.Str(e.Value)
 	case syntax.BoolLit:
 		return dispatch.Bool(e.Text == "true")
 	}
 	return unknown
-}
-
-// primitive constants such as u64::MAX.
-var numericConsts = map[string]value{
-	"u8::MAX": dispatch.Int{V: math.MaxUint8, Suffix: "u8"}, "u16::MAX": dispatch.Int{V: math.MaxUint16, Suffix: "u16"},
-	"u32::MAX": dispatch.Int{V: math.MaxUint32, Suffix: "u32"}, "i32::MAX": dispatch.Int{V: math.MaxInt32, Suffix: "i32"},
-	"i32::MIN": dispatch.Int{V: math.MinInt32, Suffix: "i32"}, "i64::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "i64"},
-	"i64::MIN": dispatch.Int{V: math.MinInt64, Suffix: "i64"},
-	// u64::MAX and usize::MAX do not fit an i64; the playground saturates
-	// them, which only matters for loops that would run for centuries.
-	"u64::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "u64"}, "usize::MAX": dispatch.Int{V: math.MaxInt64, Suffix: "usize"},
-	"f32::MAX": dispatch.Float{V: math.MaxFloat32, Suffix: "f32"}, "f64::MAX": dispatch.Float{V: math.MaxFloat64, Suffix: "f64"},
-	"f32::MIN": dispatch.Float{V: -math.MaxFloat32, Suffix: "f32"}, "f64::MIN": dispatch.Float{V: -math.MaxFloat64, Suffix: "f64"},
-	"f32::EPSILON": dispatch.Float{V: 1.1920929e-07, Suffix: "f32"}, "f64::EPSILON": dispatch.Float{V: 2.220446049250313e-16, Suffix: "f64"},
-	"f32::INFINITY": dispatch.Float{V: math.Inf(1), Suffix: "f32"}, "f64::INFINITY": dispatch.Float{V: math.Inf(1), Suffix: "f64"},
-	"f32::NEG_INFINITY": dispatch.Float{V: math.Inf(-1), Suffix: "f32"}, "f64::NEG_INFINITY": dispatch.Float{V: math.Inf(-1), Suffix: "f64"},
-	"f32::NAN": dispatch.Float{V: math.NaN(), Suffix: "f32"}, "f64::NAN": dispatch.Float{V: math.NaN(), Suffix: "f64"},
-	"std::f32::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f32"}, "std::f64::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f64"},
-	"f32::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f32"}, "f64::consts::PI": dispatch.Float{V: math.Pi, Suffix: "f64"},
 }
 
 func segNames(segs []syntax.PathSegment) []string {
@@ -592,10 +589,8 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 		return in.itemValue(r, e)
 	}
 	names = r.external
-	for i := range names {
-		if v, ok := numericConsts[strings.Join(names[i:], "::")]; ok && len(names)-i >= 2 {
-			return v, nil
-		}
+	if v, ok := rstd.Const(names); ok {
+		return v, nil
 	}
 	if len(names) >= 2 {
 		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
@@ -734,6 +729,9 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 		return unknown, nil
 	}
 	arr, ok := dispatch.Deref(x).(*dispatch.Array)
+	if v, handled, sig := in.stdIndex(e, x, idx); handled {
+		return v, sig
+	}
 	if !ok {
 		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
 			Message: fmt.Sprintf("cannot index into a value of type `%s`", x.TypeName()), File: diag.MainRS, Range: e.Range})
@@ -751,7 +749,7 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 			}
 		}
 		if lo > hi || hi > int64(len(arr.Elems)) || lo < 0 {
-			return in.userPanic(e.Range, fmt.Sprintf("range end index %d out of range for slice of length %d", hi, len(arr.Elems)))
+			return in.userPanic(e.Range, rstd.SlicePanic(lo, hi, int64(len(arr.Elems)), r.Hi == nil).Error())
 		}
 		return &dispatch.Array{Elems: arr.Elems[lo:hi]}, nil
 	}
@@ -781,7 +779,7 @@ func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
 		if isUnknown(v) {
 			return unknown, nil
 		}
-		n, ok := asInt(v)
+		n, ok := rangeBound(v)
 		if !ok {
 			in.typeMismatch(side.x.Span(), "an integer", v)
 			return unknown, nil
@@ -916,6 +914,19 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 	case dispatch.Unknown:
 		_, pass := iter(unknown)
 		return dispatch.Unit{}, pass
+	}
+	if it, ok := rstd.IntoIter(&stdCaller{in: in, r: e.Iter.Span()}, it); ok {
+		// An iterator pulls one element an iteration.
+		for {
+			el, more, err := it.Next()
+			if err != nil || !more {
+				_, sig := in.stdResult(nil, err, e.Iter.Span(), e.Iter.Span())
+				return dispatch.Unit{}, sig
+			}
+			if end, pass := iter(el); end {
+				return dispatch.Unit{}, pass
+			}
+		}
 	}
 	in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error,
 		Message: fmt.Sprintf("`%s` is not an iterator", it.TypeName()), File: diag.MainRS, Range: e.Iter.Span()})

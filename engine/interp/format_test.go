@@ -62,7 +62,7 @@ func TestFormatArgs(t *testing.T) {
 			t.Errorf("format %q = %q, want %q", c.format, got, c.want)
 		}
 	}
-	for _, bad := range []string{"{", "}", "{} {}", "{:x}", "{nope}"} {
+	for _, bad := range []string{"{", "}", "{} {}", "{:y}", "{nope}"} {
 		if _, err := in.formatArgs(bad, []value{dispatch.Int{V: 1}}, nil); err == nil {
 			t.Errorf("format %q: no error", bad)
 		}

@@ -2,10 +2,10 @@ package interp
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -23,6 +23,8 @@ func asFloat(v value) (float64, bool) {
 		return x.V, true
 	case dispatch.Int:
 		return float64(x.V), true
+	case rstd.Char:
+		return float64(x), true
 	}
 	return 0, false
 }
@@ -39,6 +41,9 @@ func isPrimitive(v value) bool {
 
 // isBurn reports whether v is one of the dispatch model's own values.
 func isBurn(v value) bool {
+	if isStd(v) {
+		return false
+	}
 	switch dispatch.Deref(v).(type) {
 	case dispatch.Int, dispatch.Float, dispatch.Bool, dispatch.Str, dispatch.Unit, dispatch.Unknown,
 		*dispatch.Array, dispatch.Tuple, *dispatch.Range, *dispatch.Enum, *dispatch.Opaque, *closure, *fnValue:
@@ -72,11 +77,12 @@ func (in *interp) unary(e *syntax.UnaryExpr) (value, *signal) {
 		return unknown, nil
 	}
 	switch v := dispatch.Deref(x).(type) {
-	case dispatch.Int:
+	case dispatch.Int, *rstd.Big:
 		if e.Op == "-" {
-			return dispatch.Int{V: -v.V, Suffix: v.Suffix}, nil
+			n, err := rstd.Neg(v)
+			return in.stdResult(n, err, e.Range, e.Range)
 		}
-		return dispatch.Int{V: ^v.V, Suffix: v.Suffix}, nil
+		return rstd.Not(v), nil
 	case dispatch.Float:
 		if e.Op == "-" {
 			return dispatch.Float{V: -v.V, Suffix: v.Suffix}, nil
@@ -179,136 +185,15 @@ func (in *interp) buildText(n int, r source.Range) (fits bool, sig *signal) {
 	return true, in.stepN(n/bytesPerStep, r)
 }
 
-// primitiveBinary computes op on numbers, bools and strings. msg is set
-// when Rust would panic (overflow, division by zero).
+// primitiveBinary computes op on numbers, bools, strings and chars
+// (engine/rstd). msg is set when Rust would panic (overflow, division by
+// zero).
 func primitiveBinary(op string, x, y value) (v value, ok bool, msg string) {
-	switch a := x.(type) {
-	case dispatch.Int:
-		if b, isInt := y.(dispatch.Int); isInt {
-			suffix := a.Suffix
-			if suffix == "" {
-				suffix = b.Suffix
-			}
-			return intBinary(op, a.V, b.V, suffix)
-		}
-		if b, isFloat := y.(dispatch.Float); isFloat && a.Suffix == "" {
-			// An unsuffixed integer literal next to a float is a type
-			// error in Rust; the playground is lenient and promotes it.
-			return floatBinary(op, float64(a.V), b.V, b.Suffix)
-		}
-	case dispatch.Float:
-		if b, isFloat := asFloat(y); isFloat {
-			return floatBinary(op, a.V, b, a.Suffix)
-		}
-	case dispatch.Bool:
-		if b, isBool := y.(dispatch.Bool); isBool {
-			switch op {
-			case "==":
-				return dispatch.Bool(a == b), true, ""
-			case "!=":
-				return dispatch.Bool(a != b), true, ""
-			case "&":
-				return a && b, true, ""
-			case "|":
-				return a || b, true, ""
-			case "^":
-				return dispatch.Bool(a != b), true, ""
-			}
-		}
-	case dispatch.Str:
-		if b, isStr := y.(dispatch.Str); isStr {
-			switch op {
-			case "==":
-				return dispatch.Bool(a == b), true, ""
-			case "!=":
-				return dispatch.Bool(a != b), true, ""
-			case "+":
-				return a + b, true, ""
-			case "<":
-				return dispatch.Bool(a < b), true, ""
-			case ">":
-				return dispatch.Bool(a > b), true, ""
-			}
-		}
+	v, ok, err := rstd.Binary(op, x, y)
+	if p, isPanic := rstd.AsPanic(err); isPanic {
+		return nil, true, p.Msg
 	}
-	return nil, false, ""
-}
-
-var overflowVerb = map[string]string{"+": "add", "-": "subtract", "*": "multiply"}
-
-func intBinary(op string, a, b int64, suffix string) (value, bool, string) {
-	mk := func(v int64) value { return dispatch.Int{V: v, Suffix: suffix} }
-	unsigned := len(suffix) > 0 && suffix[0] == 'u'
-	switch op {
-	case "+", "-", "*":
-		var r int64
-		var overflow bool
-		switch op {
-		case "+":
-			r = a + b
-			overflow = (b > 0 && r < a) || (b < 0 && r > a)
-		case "-":
-			r = a - b
-			overflow = (b > 0 && r > a) || (b < 0 && r < a)
-		case "*":
-			r = a * b
-			overflow = a != 0 && (r/a != b || (a == -1 && b == math.MinInt64))
-		}
-		if overflow || (unsigned && r < 0) {
-			return nil, true, fmt.Sprintf("attempt to %s with overflow", overflowVerb[op])
-		}
-		return mk(r), true, ""
-	case "/", "%":
-		if b == 0 {
-			if op == "/" {
-				return nil, true, "attempt to divide by zero"
-			}
-			return nil, true, "attempt to calculate the remainder with a divisor of zero"
-		}
-		if op == "/" {
-			return mk(a / b), true, ""
-		}
-		return mk(a % b), true, ""
-	case "&":
-		return mk(a & b), true, ""
-	case "|":
-		return mk(a | b), true, ""
-	case "^":
-		return mk(a ^ b), true, ""
-	case "<<":
-		return mk(a << uint64(b&63)), true, ""
-	case ">>":
-		return mk(a >> uint64(b&63)), true, ""
-	}
-	if c, ok := compare(op, a, b); ok {
-		return c, true, ""
-	}
-	return nil, false, ""
-}
-
-func floatBinary(op string, a, b float64, suffix string) (value, bool, string) {
-	mk := func(v float64) value {
-		if suffix == "f32" {
-			v = float64(float32(v))
-		}
-		return dispatch.Float{V: v, Suffix: suffix}
-	}
-	switch op {
-	case "+":
-		return mk(a + b), true, ""
-	case "-":
-		return mk(a - b), true, ""
-	case "*":
-		return mk(a * b), true, ""
-	case "/":
-		return mk(a / b), true, ""
-	case "%":
-		return mk(math.Mod(a, b)), true, ""
-	}
-	if c, ok := compare(op, a, b); ok {
-		return c, true, ""
-	}
-	return nil, false, ""
+	return v, ok, ""
 }
 
 // valuesEqual compares values the interpreter understands; known is false
@@ -400,6 +285,21 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 		}
 	case *syntax.UnaryExpr:
 		if p.Op == "*" {
+			if !isPlace(p.X) {
+				// `*map.entry(k).or_insert(0) = v`: a write through
+				// the `&mut` a std method returned.
+				x, sig := in.expr(p.X)
+				if sig != nil {
+					return sig
+				}
+				if r, ok := x.(*dispatch.Ref); ok {
+					r.V = v
+					return nil
+				}
+				if isUnknown(x) {
+					return nil
+				}
+			}
 			return in.store(p.X, v)
 		}
 	case *syntax.ParenExpr:
@@ -448,44 +348,8 @@ func (in *interp) cast(e *syntax.CastExpr) (value, *signal) {
 		return nil, sig
 	}
 	t := in.typeText(e.Type)
-	switch v := dispatch.Deref(x).(type) {
-	case dispatch.Int:
-		if t == "f32" || t == "f64" {
-			return dispatch.Float{V: float64(v.V), Suffix: t}, nil
-		}
-		return dispatch.Int{V: v.V, Suffix: t}, nil
-	case dispatch.Float:
-		if t == "f32" || t == "f64" {
-			return dispatch.Float{V: v.V, Suffix: t}, nil
-		}
-		if math.IsNaN(v.V) {
-			return dispatch.Int{V: 0, Suffix: t}, nil
-		}
-		return dispatch.Int{V: int64(math.Trunc(v.V)), Suffix: t}, nil
-	case dispatch.Bool:
-		if v {
-			return dispatch.Int{V: 1, Suffix: t}, nil
-		}
-		return dispatch.Int{V: 0, Suffix: t}, nil
+	if c, ok := rstd.Cast(x, t); ok {
+		return c, nil
 	}
 	return x, nil
-}
-
-// compare evaluates a comparison operator on two numbers of one type.
-func compare[T int64 | float64](op string, a, b T) (value, bool) {
-	switch op {
-	case "==":
-		return dispatch.Bool(a == b), true
-	case "!=":
-		return dispatch.Bool(a != b), true
-	case "<":
-		return dispatch.Bool(a < b), true
-	case "<=":
-		return dispatch.Bool(a <= b), true
-	case ">":
-		return dispatch.Bool(a > b), true
-	case ">=":
-		return dispatch.Bool(a >= b), true
-	}
-	return nil, false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
 
@@ -87,6 +88,10 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		// The run ends here, as the process does; its output so far stands.
 		_ = code
 		return nil, true, stop
+	}
+	if v, handled, err := rstd.Function(&stdCaller{in: in, r: e.Range}, path, args); handled {
+		v, sig := in.stdResult(v, err, e.Range, e.Range)
+		return v, true, sig
 	}
 	for prefix, what := range outsideWorld {
 		if full == prefix || strings.HasPrefix(full, prefix+"::") {

@@ -1,0 +1,43 @@
+// Package rstd is Rust's standard library as the engine models it: the
+// integer and float types with their widths, overflow panics and `as`
+// casts, str and String, format! and its specs, Vec and slices, HashMap,
+// HashSet and BTreeMap, Option and Result, the smart pointers, and
+// Iterator with its lazy adapters.
+//
+// It is not Burn: nothing here knows about tensors or devices; the values
+// Burn's API takes and returns live in engine/dispatch and are formatted
+// there. The library is a set of small named functions, one file per area
+// (ints.go, floats.go, strings.go, format.go, collections.go, iter.go,
+// option_result.go), reached through Method, Binary, Cast, Function and
+// Const.
+//
+// rstd must not import engine/interp: the evaluator calls into it, and the
+// few things std needs back from the evaluator (calling a closure, charging
+// a step of the budget) go through the Caller interface, so the library
+// stays a library.
+//
+// Semantics follow a debug build of rustc: arithmetic that overflows
+// panics with std's message ("attempt to add with overflow"), as do
+// division by zero, out-of-bounds indexing and unwrapping None, each with
+// std's exact text. A u64 or usize value is held in Int.V as its bit
+// pattern (the suffix says how to read it); i128 and u128 values that do
+// not fit 64 bits are Big. f32 arithmetic is rounded to f32 after every
+// operation and prints with f32's shortest round-trip digits.
+//
+// Iterators are lazy as Rust's are: an Iter pulls one element at a time
+// from its source, so `(0..).map(f).take(3)` ends and a closure in map runs
+// only for the elements pulled. Every pulled element costs one step of the
+// evaluator's budget (Caller.Step).
+//
+// HashMap and HashSet iterate in insertion order. Rust's iterate in an
+// order that depends on a random seed per process, so a real program may
+// print a HashMap in another order than the playground; the playground
+// must be deterministic (the native engine and the WebAssembly build agree
+// byte for byte), and insertion order is the one a reader expects.
+// BTreeMap and BTreeSet iterate sorted, as Rust's do.
+//
+// Box, Rc, Arc, RefCell, Cell and Mutex have value semantics: Box::new(x)
+// is x, borrow() and lock().unwrap() give the value back. Sharing a
+// RefCell between two Rc clones and mutating it through one is not
+// modelled.
+package rstd
