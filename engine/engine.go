@@ -82,7 +82,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	diags = append(diags, xdiags...)
 	rejected := cdiags.HasErrors() || xdiags.HasErrors()
 
-	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit}
+	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit, Features: cfg.Package.Features}
 	if req.Entry == EntryTests {
 		return runTests(file, files, opts, diags, rejected)
 	}

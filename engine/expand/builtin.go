@@ -346,7 +346,7 @@ func (x *expander) include(m *syntax.MacroExpr) syntax.Expr {
 
 func (x *expander) cfgMacro(m *syntax.MacroExpr) syntax.Expr {
 	v := "false"
-	if x.cfg.eval(m.Tokens) {
+	if x.build.Holds(m.Tokens) {
 		v = "true"
 	}
 	return &syntax.LitExpr{Range: m.Range, Kind: syntax.BoolLit, Text: v, Value: v}

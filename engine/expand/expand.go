@@ -3,6 +3,7 @@ package expand
 import (
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/cfg"
 	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -44,7 +45,7 @@ func Expand(f *syntax.File, src *source.File, opts Options) diag.List {
 		src: src, opts: opts, names: map[string]bool{}, later: map[string]source.Range{},
 		exported: map[string]*macroDef{}, imports: map[string]string{},
 		scope: &scope{macros: map[string]*macroDef{}},
-		cfg:   newCfg(opts),
+		build: cfg.New(opts.Package.Features, opts.Test, opts.Target),
 	}
 	x.prescan(f)
 	x.file(f)
@@ -79,7 +80,7 @@ func (s *scope) lookup(name string) *macroDef {
 type expander struct {
 	src   *source.File
 	opts  Options
-	cfg   cfg
+	build cfg.Build
 	diags diag.List
 	scope *scope
 	// exported holds the #[macro_export] macros, which `crate::name!` and
@@ -310,7 +311,7 @@ func itemAttrs(it syntax.Item) []*syntax.Attr {
 // gate silences diagnostics inside what `#[cfg]` leaves out; call the
 // function it returns when leaving.
 func (x *expander) gate(attrs []*syntax.Attr) func() {
-	if !x.cfg.off(attrs) {
+	if !x.build.OffEverywhere(attrs) {
 		return func() {}
 	}
 	x.quiet++

@@ -132,6 +132,9 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 	if sig := in.step(s.Span()); sig != nil {
 		return nil, sig
 	}
+	if !in.build.Compiled(stmtAttrs(s)) {
+		return dispatch.Unit{}, nil
+	}
 	switch s := s.(type) {
 	case *syntax.LetStmt:
 		if s.Init == nil {
@@ -998,6 +1001,9 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 		return nil, sig
 	}
 	for _, arm := range e.Arms {
+		if !in.build.Compiled(arm.Attrs) {
+			continue
+		}
 		in.push()
 		matched := false
 		for _, p := range arm.Pats {

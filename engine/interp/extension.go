@@ -225,68 +225,13 @@ func metaEnd(args []syntax.Token, i int) int {
 
 // metaHolds tells whether the arms a selector's attribute gates are
 // compiled. Only `cfg(...)` gates; any other attribute is copied onto the
-// arms as it is. The cfg is evaluated in the user's crate, whose own
-// [features] the playground does not see: `feature = "x"` is taken to
-// hold when burn's feature `x` is on, which is what a crate that forwards
-// its features to burn's (`x = ["burn/x"]`) gets; predicates about the
-// target hold.
+// arms as it is. The cfg is evaluated in the user's crate: its own
+// features, the test build, the target.
 func (in *interp) metaHolds(meta []syntax.Token) bool {
 	if len(meta) == 0 || meta[0].Text != "cfg" || len(meta) < 3 || meta[1].Text != "(" {
 		return true
 	}
-	p := cfgParser{tokens: meta[2 : len(meta)-1], test: in.opts.Test, feature: func(name string) bool {
-		return in.opts.Config.Enabled("burn", name)
-	}}
-	return p.predicate()
-}
-
-// cfgParser evaluates a cfg predicate: all(..), any(..), not(..),
-// `key = "value"` and bare names.
-type cfgParser struct {
-	tokens  []syntax.Token
-	pos     int
-	feature func(string) bool
-	test    bool // `cfg(test)`: the program is built by `cargo test`
-}
-
-func (p *cfgParser) peek() string {
-	if p.pos < len(p.tokens) {
-		return p.tokens[p.pos].Text
-	}
-	return ""
-}
-
-func (p *cfgParser) predicate() bool {
-	name := p.peek()
-	p.pos++
-	switch {
-	case (name == "all" || name == "any" || name == "not") && p.peek() == "(":
-		p.pos++
-		var results []bool
-		for p.peek() != ")" && p.pos < len(p.tokens) {
-			results = append(results, p.predicate())
-			if p.peek() == "," {
-				p.pos++
-			}
-		}
-		p.pos++
-		switch name {
-		case "all":
-			return !slices.Contains(results, false)
-		case "any":
-			return slices.Contains(results, true)
-		}
-		return len(results) == 1 && !results[0]
-	case p.peek() == "=":
-		p.pos++
-		value := strings.Trim(p.peek(), `"`)
-		p.pos++
-		if name == "feature" {
-			return p.feature(value)
-		}
-		return true
-	}
-	return name != "test" || p.test
+	return in.build.Holds(meta[2 : len(meta)-1])
 }
 
 // paramTensorKind classifies a type by its last path segment, looking

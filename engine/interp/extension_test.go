@@ -9,15 +9,18 @@ import (
 
 // extensionOptions is a build with burn's extension feature and the
 // Flex, NdArray and autodiff backends, as Cargo would propagate them.
+// extensionOptions builds a crate whose own features forward to burn's of
+// the same names (`flex = ["burn/flex"]`), all of them on.
 func extensionOptions(burnFeatures ...string) Options {
 	on := map[string]bool{}
-	for _, f := range append([]string{"extension", "flex", "ndarray", "autodiff"}, burnFeatures...) {
+	features := append([]string{"extension", "flex", "ndarray", "autodiff"}, burnFeatures...)
+	for _, f := range features {
 		on["burn/"+f] = true
 		on["burn-core/"+f] = true
 		on["burn-tensor/"+f] = true
 		on["burn-dispatch/"+f] = true
 	}
-	return Options{Config: dispatch.Config{Features: on}}
+	return Options{Config: dispatch.Config{Features: on}, Features: features}
 }
 
 const extensionPrelude = `use burn::backend::{backend_extension, tensor::{FloatTensor, IntTensor}, Backend, Dispatch, Flex, NdArray};

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/cfg"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -48,6 +49,9 @@ type Options struct {
 	// Test compiles the program as `cargo test` does: `cfg(test)` holds.
 	// EvalTests sets it; Eval runs main with it off.
 	Test bool
+	// Features are the package's own enabled features, which
+	// `#[cfg(feature = "..")]` tests.
+	Features []string
 }
 
 // TraceEvent is a dispatched operation with the span of the call that
@@ -134,6 +138,8 @@ type interp struct {
 	fnMod    map[*syntax.FnDecl]*module
 	fnImpl   map[*syntax.FnDecl]*syntax.ImplDecl
 	implMod  map[*syntax.ImplDecl]*module
+	// build is what #[cfg] is evaluated against.
+	build cfg.Build
 	// typeMod is the module that declares each struct and enum.
 	typeMod map[string]*module
 	// entered holds the functions a check has evaluated; uncalled is set
@@ -186,6 +192,7 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 		scope:   &scope{vars: map[string]*binding{}},
 	}
 	in.mod = in.rootMod
+	in.build = cfg.New(opts.Features, opts.Test, opts.Config.Target)
 	if f != nil {
 		in.declare(f.Items)
 	}

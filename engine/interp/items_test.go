@@ -208,3 +208,41 @@ fn main() { println!("{}", clone_invariance()); }`, "4\n"},
 		})
 	}
 }
+
+// TestCfg: #[cfg] on items, statements and match arms, against the
+// package's own features.
+func TestCfg(t *testing.T) {
+	src := `
+#[cfg(feature = "cuda")]
+mod cuda { pub fn run() -> &'static str { "cuda" } }
+#[cfg(not(feature = "cuda"))]
+mod cuda { pub fn run() -> &'static str { "no cuda" } }
+fn main() {
+    #[cfg(feature = "flex")]
+    println!("flex");
+    #[cfg(not(feature = "flex"))]
+    println!("not flex");
+    let n = 2;
+    let s = match n {
+        #[cfg(feature = "cuda")]
+        2 => "two with cuda",
+        _ => "other",
+    };
+    println!("{} {}", cuda::run(), s);
+}`
+	for _, c := range []struct {
+		features []string
+		want     string
+	}{
+		{nil, "not flex\nno cuda other\n"},
+		{[]string{"flex", "cuda"}, "flex\ncuda two with cuda\n"},
+	} {
+		out := eval(t, Run, src, Options{Features: c.features})
+		if out.Panic != nil || out.Diags.HasErrors() {
+			t.Fatalf("%v: panic %+v diags %+v", c.features, out.Panic, out.Diags)
+		}
+		if out.Output != c.want {
+			t.Errorf("%v: output %q, want %q", c.features, out.Output, c.want)
+		}
+	}
+}

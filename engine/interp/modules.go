@@ -466,3 +466,14 @@ func (in *interp) selfOf(self value) (*syntax.Type, *module) {
 	}
 	return &syntax.Type{Kind: syntax.TypePath, Text: en.Type, Path: []syntax.PathSegment{{Name: en.Type}}}, in.typeMod[en.Type]
 }
+
+// stmtAttrs are the outer attributes of a statement.
+func stmtAttrs(s syntax.Stmt) []*syntax.Attr {
+	switch s := s.(type) {
+	case *syntax.LetStmt:
+		return s.Attrs
+	case *syntax.ExprStmt:
+		return s.Attrs
+	}
+	return nil
+}

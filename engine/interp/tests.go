@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/cfg"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -87,7 +88,7 @@ func Tests(f *syntax.File, opts Options) []TestCase {
 		return nil
 	}
 	opts.Test = true
-	in := &interp{opts: opts}
+	in := &interp{opts: opts, build: cfg.New(opts.Features, true, opts.Config.Target)}
 	var cases []TestCase
 	in.collectTests(f.Items, "", &cases)
 	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Name < cases[j].Name })
@@ -113,19 +114,7 @@ func (in *interp) collectTests(items []syntax.Item, prefix string, out *[]TestCa
 
 // compiled tells whether every #[cfg(..)] among attrs holds.
 func (in *interp) compiled(attrs []*syntax.Attr) bool {
-	for _, a := range attrs {
-		if a.Path != "cfg" || a.Eq {
-			continue
-		}
-		meta := make([]syntax.Token, 0, len(a.Args)+3)
-		meta = append(meta, syntax.Token{Kind: syntax.Ident, Text: "cfg"}, syntax.Token{Kind: syntax.Punct, Text: "("})
-		meta = append(meta, a.Args...)
-		meta = append(meta, syntax.Token{Kind: syntax.Punct, Text: ")"})
-		if !in.metaHolds(meta) {
-			return false
-		}
-	}
-	return true
+	return in.build.Compiled(attrs)
 }
 
 // testCase reads the test attributes of fn; ok is false when it has no

@@ -744,6 +744,7 @@ type MatchExpr struct {
 // MatchArm is `pat [if guard] => body`.
 type MatchArm struct {
 	Range source.Range
+	Attrs []*Attr
 	Pats  []Pattern // alternatives separated by |
 	Guard Expr
 	Body  Expr

@@ -790,7 +790,7 @@ func (p *parser) parseMatch() Expr {
 	for !p.is("}") && p.tok.Kind != EOF && !isCloser(p.tok) {
 		before := p.tok.Range.Start
 		attrs := p.parseOuterAttrs()
-		arm := &MatchArm{Pats: p.parseAltPatterns()}
+		arm := &MatchArm{Attrs: attrs, Pats: p.parseAltPatterns()}
 		armStart := arm.Pats[0].Span().Start
 		if len(attrs) > 0 {
 			armStart = attrs[0].Range.Start

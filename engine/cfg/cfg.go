@@ -1,24 +1,32 @@
-package expand
+// Package cfg evaluates Rust's conditional-compilation predicates
+// (`feature = "x"`, `test`, `unix`, `target_os = "linux"`, `all(..)`,
+// `any(..)`, `not(..)`) against what the engine knows of the build: the
+// package's own enabled features, whether it is built by `cargo test`, a
+// debug build (debug_assertions holds), and the target. The macro expander
+// (cfg!, items gated in macro output) and the evaluator (#[cfg] on items,
+// statements and match arms) both read cfg through it, so the two agree.
+//
+// It reads tokens; it knows nothing of Burn.
+package cfg
 
 import (
-	"strings"
-
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
 
-// cfg evaluates configuration predicates (`feature = "x"`, `test`,
-// `unix`, `target_os = "linux"`, `all(..)`, `any(..)`, `not(..)`) against
-// what the engine knows of the build: the package's enabled features, a
-// debug build (debug_assertions holds), the target.
-type cfg struct {
+// Build is one build of the program.
+type Build struct {
 	features map[string]bool
 	test     bool
 	target   map[string][]string // key -> values: target_os, target_family, ...
 	names    map[string]bool     // the value-less names that hold: unix, debug_assertions, ...
 }
 
+// HostTarget is the target a program is built for when the configuration
+// names none: the playground's simulated machine.
+const HostTarget = "x86_64-unknown-linux-gnu"
+
 // targets describes the build targets the playground knows (see
-// dispatch.Targets); the empty target is the host.
+// dispatch.Targets).
 var targets = map[string]map[string][]string{
 	"x86_64-unknown-linux-gnu":  {"target_os": {"linux"}, "target_family": {"unix"}, "target_arch": {"x86_64"}, "target_env": {"gnu"}, "target_vendor": {"unknown"}, "target_pointer_width": {"64"}},
 	"aarch64-unknown-linux-gnu": {"target_os": {"linux"}, "target_family": {"unix"}, "target_arch": {"aarch64"}, "target_env": {"gnu"}, "target_vendor": {"unknown"}, "target_pointer_width": {"64"}},
@@ -28,67 +36,73 @@ var targets = map[string]map[string][]string{
 	"wasm32-unknown-unknown":    {"target_os": {"unknown"}, "target_family": {"wasm"}, "target_arch": {"wasm32"}, "target_env": {""}, "target_vendor": {"unknown"}, "target_pointer_width": {"32"}},
 }
 
-func newCfg(o Options) cfg {
-	c := cfg{features: map[string]bool{}, test: o.Test, names: map[string]bool{"debug_assertions": true, "panic_unwind": true}}
-	for _, f := range o.Package.Features {
-		c.features[f] = true
+// New describes a build: the package's enabled features, whether it is a
+// test build, and the target triple ("" for HostTarget).
+func New(features []string, test bool, target string) Build {
+	b := Build{features: map[string]bool{}, test: test, names: map[string]bool{"debug_assertions": true, "panic_unwind": true}}
+	for _, f := range features {
+		b.features[f] = true
 	}
-	t := targets[o.Target]
+	t := targets[target]
 	if t == nil {
-		t = targets["x86_64-unknown-linux-gnu"]
+		t = targets[HostTarget]
 	}
-	c.target = map[string][]string{"target_endian": {"little"}, "panic": {"unwind"}}
+	b.target = map[string][]string{"target_endian": {"little"}, "panic": {"unwind"}}
 	for k, v := range t {
-		c.target[k] = v
+		b.target[k] = v
 	}
 	for _, fam := range t["target_family"] {
 		if fam == "unix" || fam == "windows" {
-			c.names[fam] = true
+			b.names[fam] = true
 		}
 	}
-	return c
+	return b
 }
 
-// eval evaluates a predicate given as tokens. A name it does not know is
-// false, as rustc has it for an unset cfg.
-func (c cfg) eval(toks []syntax.Token) bool {
-	p := &cfgParser{toks: toks}
-	v := p.pred(c)
-	return v
+// Test is the same build made by `cargo test` (test) or `cargo run`.
+func (b Build) Test(test bool) Build {
+	b.test = test
+	return b
 }
 
-// off reports whether a `#[cfg(..)]` among attrs leaves its node out, in
-// a run and in a test run alike.
-func (c cfg) off(attrs []*syntax.Attr) bool {
+// Holds evaluates a predicate given as tokens, the inside of `cfg(..)`. A
+// name it does not know is false, as rustc has it for an unset cfg.
+func (b Build) Holds(toks []syntax.Token) bool {
+	p := &parser{toks: toks}
+	return p.pred(b)
+}
+
+// Compiled tells whether every `#[cfg(..)]` among attrs holds.
+func (b Build) Compiled(attrs []*syntax.Attr) bool {
 	for _, a := range attrs {
-		if a.Path != "cfg" || len(a.Args) == 0 {
-			continue
-		}
-		t := c
-		t.test = false
-		if !t.eval(a.Args) {
-			t.test = true
-			if !t.eval(a.Args) {
-				return true
-			}
+		if a.Path == "cfg" && !a.Eq && len(a.Args) > 0 && !b.Holds(a.Args) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-type cfgParser struct {
+// OffEverywhere reports whether a `#[cfg(..)]` among attrs leaves its node
+// out of this build whether or not it is built by `cargo test`.
+func (b Build) OffEverywhere(attrs []*syntax.Attr) bool {
+	return !b.Test(false).Compiled(attrs) && !b.Test(true).Compiled(attrs)
+}
+
+type parser struct {
 	toks []syntax.Token
 	i    int
 }
 
-func (p *cfgParser) peek() syntax.Token {
+func (p *parser) peek() syntax.Token {
 	if p.i < len(p.toks) {
 		return p.toks[p.i]
 	}
 	return syntax.Token{Kind: syntax.EOF}
 }
 
-func (p *cfgParser) pred(c cfg) bool {
+func isPunct(t syntax.Token, text string) bool { return t.Kind == syntax.Punct && t.Text == text }
+
+func (p *parser) pred(b Build) bool {
 	t := p.peek()
 	if t.Kind != syntax.Ident && t.Kind != syntax.Keyword {
 		p.i++
@@ -101,7 +115,7 @@ func (p *cfgParser) pred(c cfg) bool {
 		p.i++
 		var vals []bool
 		for p.i < len(p.toks) && !isPunct(p.peek(), ")") {
-			vals = append(vals, p.pred(c))
+			vals = append(vals, p.pred(b))
 			if isPunct(p.peek(), ",") {
 				p.i++
 			}
@@ -134,9 +148,9 @@ func (p *cfgParser) pred(c cfg) bool {
 			return false
 		}
 		if name == "feature" {
-			return c.features[v.Value]
+			return b.features[v.Value]
 		}
-		for _, have := range c.target[name] {
+		for _, have := range b.target[name] {
 			if have == v.Value {
 				return true
 			}
@@ -145,9 +159,9 @@ func (p *cfgParser) pred(c cfg) bool {
 	}
 	switch name {
 	case "test":
-		return c.test
+		return b.test
 	case "true":
 		return true
 	}
-	return c.names[name] && !strings.HasPrefix(name, "feature")
+	return b.names[name]
 }
