@@ -148,6 +148,11 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
+	if n := len(r.external); n >= 2 && r.external[n-2] == "Default" && r.external[n-1] == "default" && len(args) == 0 && expect != "" {
+		if v, ok, sig := in.defaultNamed(expect, e.Range, 0); ok {
+			return v, sig
+		}
+	}
 	if v, handled, sig := in.stdFunction(r.external, args, e); handled {
 		return v, sig
 	}
@@ -233,6 +238,11 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 		}
 		if v, sig, ok := in.callAssoc(typ, it.typ == nil, r.rest[0], args, e.Range); ok {
 			return v, sig
+		}
+		if r.rest[0] == "default" && it.typ != nil && len(args) == 0 {
+			if v, ok, sig := in.userDefault(it.typ, e.Range, 0); ok {
+				return v, sig
+			}
 		}
 		if v, ok := in.userVariant(typ, r.rest[0], args); ok {
 			return v, nil
@@ -363,6 +373,12 @@ func (in *interp) callUser(fn *syntax.FnDecl, args []value, r source.Range) (val
 }
 
 func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r source.Range) (value, *signal) {
+	return in.callUserInspect(fn, self, args, r, nil, nil)
+}
+
+// callUserInspect is callUserSelf with two hooks run in the callee's
+// scope: bound after its parameters are bound, done after its body ran.
+func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r source.Range, bound, done func()) (value, *signal) {
 	if fn.Body == nil {
 		in.report(diag.Diagnostic{Code: "unsupported-syntax", Severity: diag.Error,
 			Message: fmt.Sprintf("function `%s` has no body", fn.Name), File: diag.MainRS, Range: r})
@@ -404,10 +420,16 @@ func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r so
 	}
 	for i, p := range params {
 		if p.Pat != nil {
-			in.bindPattern(p.Pat, args[i])
+			in.bindPattern(p.Pat, in.copyOnBind(args[i]))
 		}
 	}
+	if bound != nil {
+		bound()
+	}
 	v, sig := in.block(fn.Body)
+	if done != nil {
+		done()
+	}
 	if sig != nil {
 		switch sig.kind {
 		case sigReturn:
@@ -498,13 +520,23 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		if fn := in.assocFn(en.Type, e.Name); fn != nil {
 			return in.callUserSelf(fn, recv, args, e.Range)
 		}
+		if e.Name == "clone" && len(args) == 0 {
+			if v, ok := in.userClone(recv); ok {
+				return v, nil
+			}
+		}
+		if e.Name == "to_string" && len(args) == 0 {
+			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
+				return dispatch.Str(in.callFmt(fn, recv)), nil
+			}
+		}
 	}
 	if v, handled, sig := in.stdMethod(e, recv, args, expect); handled {
 		return v, sig
 	}
 	if !isBurn(recv) {
 		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
-			Message: fmt.Sprintf("no method named `%s` found for `%s` in the current scope", e.Name, recv.TypeName()),
+			Message: fmt.Sprintf("no method named `%s` found for %s in the current scope", e.Name, in.typeKind(recv)),
 			File:    diag.MainRS, Range: e.NameSpan})
 		return unknown, nil
 	}

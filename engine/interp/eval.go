@@ -159,7 +159,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 			}
 			return dispatch.Unit{}, nil
 		}
-		in.bindPattern(s.Pat, v)
+		in.bindPattern(s.Pat, in.copyOnBind(v))
 		return dispatch.Unit{}, nil
 	case *syntax.ExprStmt:
 		return in.expr(s.X)
@@ -670,7 +670,7 @@ func (in *interp) structLit(e *syntax.StructExpr) (value, *signal) {
 		}
 		en.Named[f.Name] = v
 	}
-	return en, nil
+	return in.finishStructLit(e, en)
 }
 
 func (in *interp) try(v value, e *syntax.TryExpr) (value, *signal) {

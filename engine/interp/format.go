@@ -6,7 +6,7 @@ import (
 )
 
 // Formatting is std's (engine/rstd/format.go); the interpreter adds its
-// own values (closures, functions).
+// own values (closures, functions) and the program's own Display and Debug impls.
 
 // display formats v as Rust's `{}` would.
 func display(v value) string {
@@ -29,6 +29,8 @@ func debug(v value) string {
 		return "{closure}"
 	case *fnValue:
 		return x.TypeName()
+	case shown:
+		return string(x)
 	}
 	return rstd.Debug(v)
 }
@@ -59,7 +61,7 @@ func parseSpec(s string) (fmtSpec, *formatError) {
 }
 
 // formatArgs formats like Rust's format!, with named arguments and the
-// variables in scope.
+// variables in scope, through the program's own Display and Debug impls.
 func (in *interp) formatArgs(format string, args []value, named map[string]value) (string, *formatError) {
 	lookup := func(name string) (value, bool) {
 		if b := in.scope.lookup(name); b != nil {
@@ -68,6 +70,13 @@ func (in *interp) formatArgs(format string, args []value, named map[string]value
 		return nil, false
 	}
 	var user func(rstd.Spec, value) (value, bool)
+	user = func(spec rstd.Spec, v value) (value, bool) {
+		u, ok := in.userSpec(specOf(spec), v)
+		if s, isShown := u.(shown); ok && isShown {
+			return rstd.Text(s), true
+		}
+		return u, ok
+	}
 	s, err := rstd.Format(format, args, named, lookup, user)
 	if err != nil {
 		return "", &formatError{err.Msg}

@@ -108,7 +108,7 @@ func (in *interp) missingDisplay(format string, args []value, named map[string]v
 				v = b.v
 			}
 		}
-		if v != nil && !spec.debug && spec.precision < 0 && !hasDisplay(v) {
+		if v != nil && !spec.debug && spec.precision < 0 && !in.hasDisplayUser(v) {
 			return v
 		}
 	}

@@ -138,6 +138,9 @@ func (in *interp) applyBinary(op string, x, y value, r, xr, yr source.Range) (va
 		method := binaryMethods[op]
 		return in.burn(dispatch.Call{Recv: x, Method: method, Args: []value{y}}, r, []source.Range{xr, yr})
 	}
+	if v, ok, sig := in.userBinary(op, x, y, r); ok {
+		return v, sig
+	}
 	if v, ok, msg := primitiveBinary(op, dispatch.Deref(x), dispatch.Deref(y)); ok {
 		if msg != "" {
 			return in.userPanic(r, msg)
@@ -245,6 +248,18 @@ func valuesEqual(x, y value) (eq, known bool) {
 				return eq, known
 			}
 		}
+		if len(a.Named) != len(b.Named) {
+			return false, true
+		}
+		for k, av := range a.Named {
+			bv, ok := b.Named[k]
+			if !ok {
+				return false, true
+			}
+			if eq, known := valuesEqual(av, bv); !eq || !known {
+				return eq, known
+			}
+		}
 		return true, true
 	}
 	return false, false
@@ -313,6 +328,18 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 			en.Named[p.Name] = v
 			return nil
 		}
+		if en, ok := dispatch.Deref(x).(*dispatch.Enum); ok {
+			if i, isIndex := fieldIndex(p.Name); isIndex && i < len(en.Fields) {
+				en.Fields[i] = v
+				return nil
+			}
+		}
+		if t, ok := dispatch.Deref(x).(dispatch.Tuple); ok {
+			if i, isIndex := fieldIndex(p.Name); isIndex && i < len(t) {
+				t[i] = v
+				return nil
+			}
+		}
 		if isUnknown(x) {
 			return nil
 		}
@@ -350,6 +377,12 @@ func (in *interp) cast(e *syntax.CastExpr) (value, *signal) {
 	t := in.typeText(e.Type)
 	if c, ok := rstd.Cast(x, t); ok {
 		return c, nil
+	}
+	switch v := dispatch.Deref(x).(type) {
+	case *dispatch.Enum:
+		if d, ok := in.discriminant(v, t); ok {
+			return d, nil
+		}
 	}
 	return x, nil
 }

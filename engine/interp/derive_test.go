@@ -1,0 +1,110 @@
+package interp
+
+import "testing"
+
+// runOK runs src and checks it: the run prints want, and neither the run
+// nor the check reports an error.
+func runOK(t *testing.T, src, want string) {
+	t.Helper()
+	out := eval(t, Run, src, Options{})
+	if out.Panic != nil || out.Diags.HasErrors() {
+		t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
+	}
+	if out.Output != want {
+		t.Errorf("output %q, want %q", out.Output, want)
+	}
+	if checked := eval(t, Check, src, Options{}); checked.Diags.HasErrors() {
+		t.Errorf("check: %+v", checked.Diags)
+	}
+}
+
+// TestDerives gives the program's types the meaning Rust's derives give
+// them.
+func TestDerives(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"Debug of named, tuple and unit structs", `
+#[derive(Debug)] struct Point { x: i32, y: i32 }
+#[derive(Debug)] struct Rect(f64, f64);
+#[derive(Debug)] struct Unit;
+fn main() { println!("{:?} {:?} {:?}", Point { x: 1, y: 2 }, Rect(2.0, 3.0), Unit); }`, "Point { x: 1, y: 2 } Rect(2.0, 3.0) Unit\n"},
+		{"Debug prints fields in declaration order", `
+#[derive(Debug)] struct S { b: i32, a: &'static str }
+fn main() { println!("{:?}", S { a: "x", b: 1 }); }`, "S { b: 1, a: \"x\" }\n"},
+		{"pretty Debug", `
+#[derive(Debug)] struct P { x: i32, v: Vec<i32> }
+#[derive(Debug)] struct W(P);
+fn main() { println!("{:#?}", W(P { x: 1, v: vec![2] })); }`, "W(\n    P {\n        x: 1,\n        v: [\n            2,\n        ],\n    },\n)\n"},
+		{"Debug of enum variants inside std types", `
+#[derive(Debug)] enum Shape { Circle { r: f64 }, Sq(f64), Dot }
+fn main() { println!("{:?}", vec![Some(Shape::Circle { r: 1.5 }), Some(Shape::Sq(2.0)), Some(Shape::Dot), None]); }`,
+			"[Some(Circle { r: 1.5 }), Some(Sq(2.0)), Some(Dot), None]\n"},
+		{"Display and Debug impls of the program", `
+use std::fmt;
+struct P { x: i32 }
+impl fmt::Display for P { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "P<{}>", self.x) } }
+struct Q;
+impl fmt::Debug for Q { fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "custom") } }
+fn main() { println!("[{}] [{:>6}] {:?} {:?}", P { x: 4 }, P { x: 5 }, Q, vec![Q]); }`, "[P<4>] [  P<5>] custom [custom]\n"},
+		{"Default fills each field", `
+#[derive(Debug, Default)] struct C { n: i32, s: String, v: Vec<u8>, o: Option<i32>, f: f32, b: bool }
+fn main() { let c = C::default(); println!("{:?}", c); let d: C = Default::default(); println!("{}", d.n); }`,
+			"C { n: 0, s: \"\", v: [], o: None, f: 0.0, b: false }\n0\n"},
+		{"struct update syntax", `
+#[derive(Debug, Default, Clone)] struct Cfg { a: i32, b: i32, c: i32 }
+fn main() { let base = Cfg { a: 1, ..Default::default() }; let x = Cfg { c: 3, ..base.clone() }; println!("{:?} {:?}", base, x); }`,
+			"Cfg { a: 1, b: 0, c: 0 } Cfg { a: 1, b: 0, c: 3 }\n"},
+		{"PartialEq compares fields", `
+#[derive(PartialEq, Debug)] struct P { x: i32, y: i32 }
+fn main() { println!("{} {} {}", P { x: 1, y: 2 } == P { x: 1, y: 2 }, P { x: 1, y: 2 } == P { x: 1, y: 3 }, P { x: 1, y: 2 } != P { x: 1, y: 3 }); }`, "true false true\n"},
+		{"PartialOrd is lexicographic", `
+#[derive(PartialEq, PartialOrd)] struct V(i32, i32);
+#[derive(PartialEq, PartialOrd)] enum L { Low, High(i32) }
+fn main() { println!("{} {} {} {}", V(1, 9) < V(2, 0), V(2, 1) > V(2, 0), L::Low < L::High(0), L::High(3) <= L::High(2)); }`, "true true true false\n"},
+		{"Clone is a deep copy", `
+#[derive(Clone, Debug)] struct S { v: Vec<i32>, n: i32 }
+fn main() { let a = S { v: vec![1], n: 1 }; let mut b = a.clone(); b.n = 2; b.v.push(2); println!("{:?} {:?}", a, b); }`,
+			"S { v: [1], n: 1 } S { v: [1, 2], n: 2 }\n"},
+		{"Copy types copy on assignment", `
+#[derive(Clone, Copy, Debug)] struct P { x: i32 }
+fn bump(mut p: P) -> i32 { p.x += 1; p.x }
+fn main() { let a = P { x: 1 }; let mut b = a; b.x = 5; println!("{} {} {}", a.x, b.x, bump(a)); println!("{}", a.x); }`, "1 5 2\n1\n"},
+		{"discriminants", `
+enum E { A = 1, B, C = 10, D }
+fn main() { println!("{} {} {} {}", E::A as i32, E::B as i32, E::C as u8, E::D as i64); }`, "1 2 10 11\n"},
+		{"operator impls", `
+use std::ops::Add;
+#[derive(Debug, Clone, Copy)] struct V { x: i32 }
+impl Add for V { type Output = V; fn add(self, o: V) -> V { V { x: self.x + o.x } } }
+impl PartialEq for V { fn eq(&self, o: &V) -> bool { self.x % 10 == o.x % 10 } }
+fn main() { println!("{:?} {} {}", V { x: 1 } + V { x: 2 }, V { x: 1 } == V { x: 11 }, V { x: 1 } != V { x: 11 }); }`, "V { x: 3 } true false\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runOK(t, c.src, c.want) })
+	}
+}
+
+// TestStructErrors gives rustc's words for struct literals, fields and
+// methods the program's types lack.
+func TestStructErrors(t *testing.T) {
+	cases := []struct{ name, src, code, msg string }{
+		{"unknown field in a literal (E0560)", "struct S { x: i32 }\nfn main() { let s = S { x: 1, z: 2 }; }", "unknown-field", "struct `S` has no field named `z`"},
+		{"unknown field of a variant", "enum E { V { a: i32 } }\nfn main() { let e = E::V { a: 1, b: 2 }; }", "unknown-field", "variant `E::V` has no field named `b`"},
+		{"missing field (E0063)", "struct S { x: i32, y: i32 }\nfn main() { let s = S { x: 1 }; }", "missing-field", "missing field `y` in initializer of `S`"},
+		{"missing fields", "struct S { a: i32, b: i32, c: i32 }\nfn main() { let s = S { a: 1 }; }", "missing-field", "missing fields `b` and `c` in initializer of `S`"},
+		{"many missing fields", "struct S { a: i32, b: i32, c: i32, d: i32, e: i32 }\nfn main() { let s = S { }; }", "missing-field", "missing fields `a`, `b`, `c` and 2 other fields in initializer of `S`"},
+		{"no field on a value (E0609)", "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; let z = s.z; }", "unknown-method", "no field `z` on type `S`"},
+		{"no method (E0599)", "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; s.x(); }", "unknown-method", "no method named `x` found for struct `S` in the current scope"},
+		{"no method on an enum", "enum E { A }\nfn main() { E::A.go(); }", "unknown-method", "no method named `go` found for enum `E` in the current scope"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := eval(t, Check, c.src, Options{})
+			for _, d := range out.Diags {
+				if d.Code == c.code && d.Message == c.msg {
+					return
+				}
+			}
+			t.Errorf("no %s %q in %+v", c.code, c.msg, out.Diags)
+		})
+	}
+}
