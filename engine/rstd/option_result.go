@@ -130,9 +130,8 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 		if good {
 			return inner, true, nil
 		}
-		if call.Expect == "" {
-			return unknown, true, nil
-		}
+		// The value's type is not kept at run time: the context's type
+		// when it names one, else an integer's 0 (the usual case).
 		return defaultOf(call.Expect), true, nil
 	case "map", "and_then", "map_err", "or_else", "filter", "inspect":
 		if f == nil {

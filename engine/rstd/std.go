@@ -73,6 +73,58 @@ func option(v Value, present bool) Value {
 // Method runs a method of std on its receiver. handled is false when the
 // receiver is not a std value or std has no such method on it.
 func Method(c Caller, call Call) (v Value, handled bool, err error) {
+	v, handled, err = typeMethod(c, call)
+	if handled {
+		return v, handled, err
+	}
+	recv := dispatch.Deref(call.Recv)
+	switch call.Name {
+	case "cmp", "partial_cmp", "max", "min":
+		if len(call.Args) == 1 {
+			if o, known := Compare(recv, call.Args[0]); known {
+				switch call.Name {
+				case "cmp":
+					return ordering(o), true, nil
+				case "partial_cmp":
+					return some(ordering(o)), true, nil
+				case "max":
+					if o > 0 {
+						return recv, true, nil
+					}
+					return call.Args[0], true, nil
+				}
+				if o <= 0 {
+					return recv, true, nil
+				}
+				return call.Args[0], true, nil
+			}
+		}
+	case "eq", "ne":
+		if len(call.Args) == 1 {
+			if eq, known := Equal(recv, call.Args[0]); known {
+				return dispatch.Bool(eq == (call.Name == "eq")), true, nil
+			}
+		}
+	}
+	if isStdValue(recv) {
+		if p, isPtr := pointerMethod(recv, call.Name, call.Args); isPtr && len(call.Args) == 0 {
+			return p, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// isStdValue reports whether v is a value std owns.
+func isStdValue(v Value) bool {
+	switch v.(type) {
+	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
+		*dispatch.Range, *Iter, *Map, *Set, *dispatch.Enum:
+		return true
+	}
+	return false
+}
+
+func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 	switch x := dispatch.Deref(call.Recv).(type) {
 	case dispatch.Int:
 		return intMethod(x, call)
