@@ -415,6 +415,7 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		in.selfType, in.selfMod = in.selfOf(self)
 	}
 	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
+	in.define(curFn, &fnValue{decl: fn}, false, r)
 	if self != nil {
 		in.define("self", self, true, r)
 	}

@@ -119,6 +119,10 @@ func (in *interp) block(b *syntax.BlockExpr) (value, *signal) {
 	for i, s := range b.Stmts {
 		v, sig := in.stmt(s)
 		if sig != nil {
+			if b.Label != "" && sig.kind == sigBreak && sig.label == b.Label {
+				// `'a: { ... break 'a v; }` ends the block with v.
+				return sig.value, nil
+			}
 			return nil, sig
 		}
 		if es, ok := s.(*syntax.ExprStmt); ok && !es.Semi && i == len(b.Stmts)-1 {
@@ -151,6 +155,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		}
 		v = typedLiteral(v, expect)
 		if s.Else != nil {
+			in.checkLetElse(s)
 			if ok := in.matchPattern(s.Pat, v, true); !ok {
 				_, sig := in.block(s.Else)
 				if sig != nil {
@@ -411,9 +416,9 @@ func (in *interp) exprExpect(e syntax.Expr, expect string) (value, *signal) {
 				return nil, sig
 			}
 		}
-		return nil, &signal{kind: sigBreak, value: v}
+		return nil, &signal{kind: sigBreak, value: v, label: e.Label}
 	case *syntax.ContinueExpr:
-		return nil, &signal{kind: sigContinue}
+		return nil, &signal{kind: sigContinue, label: e.Label}
 	case *syntax.ReturnExpr:
 		var v value = dispatch.Unit{}
 		if e.Value != nil {
@@ -684,7 +689,9 @@ func (in *interp) try(v value, e *syntax.TryExpr) (value, *signal) {
 			return en.Fields[0], nil
 		}
 		return dispatch.Unit{}, nil
-	case en.Variant == "Err", en.Variant == "None":
+	case en.Variant == "Err":
+		return nil, &signal{kind: sigReturn, value: in.tryErr(en, e)}
+	case en.Variant == "None":
 		return nil, &signal{kind: sigReturn, value: en}
 	}
 	return v, nil
@@ -857,11 +864,16 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 	return unknown, nil
 }
 
-// loopBody runs one iteration; it reports whether the loop must end and the
-// signal to pass on.
-func loopControl(sig *signal) (end bool, pass *signal) {
+// loopControl reads what ended one iteration of the loop labelled label
+// (empty for none): whether the loop must end and the signal to pass on.
+// A break or continue that names another label ends this loop too and
+// goes on to the one it names.
+func loopControl(sig *signal, label string) (end bool, pass *signal) {
 	if sig == nil {
 		return false, nil
+	}
+	if (sig.kind == sigBreak || sig.kind == sigContinue) && sig.label != "" && sig.label != label {
+		return true, sig
 	}
 	switch sig.kind {
 	case sigBreak:
@@ -885,7 +897,7 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		in.bindPattern(e.Pat, v)
 		_, sig := in.block(e.Body)
 		in.pop()
-		return loopControl(sig)
+		return loopControl(sig, e.Label)
 	}
 	switch x := dispatch.Deref(it).(type) {
 	case *dispatch.Range:
@@ -953,7 +965,7 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 			}
 			_, sig = in.block(e.Body)
 			in.pop()
-			if end, pass := loopControl(sig); end || isUnknown(v) {
+			if end, pass := loopControl(sig, e.Label); end || isUnknown(v) {
 				return dispatch.Unit{}, pass
 			}
 			continue
@@ -966,7 +978,7 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 			return dispatch.Unit{}, nil
 		}
 		_, sig = in.block(e.Body)
-		if end, pass := loopControl(sig); end || !known {
+		if end, pass := loopControl(sig, e.Label); end || !known {
 			return dispatch.Unit{}, pass
 		}
 	}
@@ -980,6 +992,9 @@ func (in *interp) loopExpr(e *syntax.LoopExpr) (value, *signal) {
 			return nil, sig
 		}
 		_, sig := in.block(e.Body)
+		if sig != nil && (sig.kind == sigBreak || sig.kind == sigContinue) && sig.label != "" && sig.label != e.Label {
+			return nil, sig
+		}
 		if sig != nil {
 			switch sig.kind {
 			case sigBreak:
