@@ -25,6 +25,9 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value, 
 			return v, true, sig
 		}
 	}
+	if !rstd.Owns(recv) {
+		return nil, false, nil
+	}
 	call := rstd.Call{Recv: recv, Name: e.Name, Args: args, Expect: expect}
 	if len(e.Generics) > 0 {
 		call.Generics = in.genericTexts(e.Generics)

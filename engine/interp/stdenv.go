@@ -89,9 +89,12 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		_ = code
 		return nil, true, stop
 	}
-	if v, handled, err := rstd.Function(&stdCaller{in: in, r: e.Range}, path, args); handled {
-		v, sig := in.stdResult(v, err, e.Range, e.Range)
-		return v, true, sig
+	if rstd.HasFunctions(path) {
+		v, handled, err := rstd.Function(&stdCaller{in: in, r: e.Range}, path, args)
+		if handled {
+			v, sig := in.stdResult(v, err, e.Range, e.Range)
+			return v, true, sig
+		}
 	}
 	for prefix, what := range outsideWorld {
 		if full == prefix || strings.HasPrefix(full, prefix+"::") {

@@ -125,7 +125,7 @@ func (s *Set) Insert(v Value) bool {
 // `HashMap::new`, `String::from`, `Box::new`, `i32::from_str_radix`,
 // `char::from_digit`. path is the resolved path, std:: prefixes and all.
 func Function(c Caller, path []string, args []Value) (Value, bool, error) {
-	if len(path) < 2 {
+	if !HasFunctions(path) {
 		return nil, false, nil
 	}
 	typ, name := path[len(path)-2], path[len(path)-1]
@@ -245,6 +245,21 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 		return Method(c, Call{Recv: withType(dispatch.Deref(args[0]), typ), Name: name, Args: args[1:]})
 	}
 	return nil, false, nil
+}
+
+// HasFunctions reports whether path names an associated function of a
+// type std owns (the evaluator asks before building a call).
+func HasFunctions(path []string) bool {
+	if len(path) < 2 {
+		return false
+	}
+	switch typ := path[len(path)-2]; typ {
+	case "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "String", "Box", "Rc", "Arc", "RefCell", "Cell",
+		"Mutex", "RwLock", "char", "f32", "f64":
+		return true
+	default:
+		return IsIntType(typ)
+	}
 }
 
 // Compare orders two values as Ord/PartialOrd do; known is false for

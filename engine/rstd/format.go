@@ -81,10 +81,10 @@ func ParseSpec(s string) (Spec, *FormatError) {
 			return 0, word
 		}
 		k := 0
-		for k < len(word) && word[k] >= '0' && word[k] <= '9' {
+		for k < len(word) && word[k] >= '0' && word[k] <= '9' && n < 1<<20 {
+			n = n*10 + int(word[k]-'0')
 			k++
 		}
-		n, _ = strconv.Atoi(word[:k])
 		rest = rest[k:]
 		return n, ""
 	}
@@ -238,6 +238,15 @@ func leaf(spec Spec, v Value) string {
 	switch x := v.(type) {
 	case dispatch.Int, *Big:
 		numeric = true
+		if i, small := x.(dispatch.Int); small && (spec.Trait == "" || spec.Trait == "?") {
+			// The common case, without math/big.
+			if t := intType(i.Suffix); !t.Signed || i.V >= 0 {
+				s = IntText(i)
+			} else {
+				s, sign = strconv.FormatUint(uint64(-i.V), 10), "-"
+			}
+			break
+		}
 		n, t, _ := toBig(x)
 		switch spec.Trait {
 		case "x", "X", "o", "b", "x?", "X?":

@@ -28,6 +28,12 @@ func panicf(msg string) error { return &Panic{Msg: msg} }
 
 // AsPanic reports whether err is a std panic.
 func AsPanic(err error) (*Panic, bool) {
+	if err == nil {
+		return nil, false
+	}
+	if p, ok := err.(*Panic); ok {
+		return p, true
+	}
 	var p *Panic
 	ok := errors.As(err, &p)
 	return p, ok
@@ -114,11 +120,15 @@ func Method(c Caller, call Call) (v Value, handled bool, err error) {
 	return nil, false, nil
 }
 
+// Owns reports whether v is a value whose methods std runs (the
+// evaluator asks before building a call).
+func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
+
 // isStdValue reports whether v is a value std owns.
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, *Iter, *Map, *Set, *dispatch.Enum:
+		*dispatch.Range, *Iter, *Map, *Set, *Entry, *dispatch.Enum:
 		return true
 	}
 	return false
