@@ -600,6 +600,9 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 	if v, ok := rstd.Const(names); ok {
 		return v, nil
 	}
+	if rstd.HasFunctions(names) {
+		return &rstd.FnRef{Path: names}, nil
+	}
 	if len(names) >= 2 {
 		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
 	}

@@ -25,6 +25,13 @@ type sigError struct{ sig *signal }
 func (e *sigError) Error() string { return "evaluation stopped" }
 
 func (c *stdCaller) Call(fn value, args []value) (value, error) {
+	if f, ok := fn.(*rstd.FnRef); ok {
+		v, handled, err := rstd.CallRef(c, f, args)
+		if !handled {
+			return unknown, nil
+		}
+		return v, err
+	}
 	v, sig := c.in.callBack(fn, args, c.r)
 	if sig != nil {
 		return nil, &sigError{sig}
@@ -58,7 +65,7 @@ func (in *interp) stdResult(v value, err error, r, at source.Range) (value, *sig
 // isStd reports whether v is one of the values std adds to the language.
 func isStd(v value) bool {
 	switch dispatch.Deref(v).(type) {
-	case rstd.Char, *rstd.Big, *rstd.Iter, *rstd.Map, *rstd.Set, *rstd.Entry:
+	case rstd.Char, *rstd.Big, *rstd.Iter, *rstd.Map, *rstd.Set, *rstd.Entry, *rstd.FnRef:
 		return true
 	}
 	return false

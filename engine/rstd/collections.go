@@ -418,3 +418,14 @@ func Equal(a, b Value) (eq, known bool) {
 	c, known := Compare(a, b)
 	return known && c == 0, known
 }
+
+// FnRef is a std function used as a value: `.map(String::from)`,
+// `.or_insert_with(Vec::new)`.
+type FnRef struct{ Path []string }
+
+func (f *FnRef) TypeName() string { return "fn " + strings.Join(f.Path, "::") }
+
+// CallRef calls a FnRef; ok is false when it names nothing std has.
+func CallRef(c Caller, f *FnRef, args []Value) (Value, bool, error) {
+	return Function(c, f.Path, args)
+}
