@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -68,11 +69,25 @@ func runDetailed(req Request) (res Result, detail Detail) {
 
 	cfg, cdiags := configs.parse(req.Config)
 	diags = append(diags, cdiags...)
-	if d, ok := checkEntry(req.Entry); !ok {
+	if d, ok := checkEntry(req); !ok {
 		diags.Add(d)
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
-	file, pdiags := syntax.Parse(req.Snippet)
+	var file *syntax.File
+	var pdiags diag.List
+	if isCrate(req) {
+		var crate *source.File
+		crate, file, pdiags = loadCrate(req, strings.ReplaceAll(cfg.Package.Name, "-", "_"))
+		files[diag.MainRS] = crate
+		for _, seg := range crate.Segments() {
+			files[seg.File.Name] = seg.File
+		}
+	} else {
+		file, pdiags = syntax.Parse(req.Snippet)
+		// A snippet is a crate of one file: a module it declares without
+		// a body has no file to be read from.
+		pdiags = append(pdiags, missingModules(file)...)
+	}
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
@@ -121,6 +136,12 @@ func tooLarge(req Request) (diag.Diagnostic, bool) {
 	case len(req.Snippet) > MaxSnippetBytes:
 		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
 			Message: fmt.Sprintf("the snippet is %d bytes; the playground takes at most %d", len(req.Snippet), MaxSnippetBytes)}, false
+	case len(req.Files) > MaxCrateFiles:
+		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+			Message: fmt.Sprintf("the crate has %d files; the playground takes at most %d", len(req.Files), MaxCrateFiles)}, false
+	case crateSize(req) > MaxSnippetBytes:
+		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+			Message: fmt.Sprintf("the crate's files are %d bytes; the playground takes at most %d", crateSize(req), MaxSnippetBytes)}, false
 	case len(req.Config) > MaxConfigBytes:
 		return diag.Diagnostic{Code: "snippet-too-large", Severity: diag.Error, Phase: diag.Config, File: diag.CargoToml,
 			Message: fmt.Sprintf("Cargo.toml is %d bytes; the playground takes at most %d", len(req.Config), MaxConfigBytes)}, false
@@ -173,6 +194,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 	}
 	diags = capDiagnostics(diags, panicked, checkCut)
 	for _, d := range diags {
+		locate(&d, main)
 		res.Diagnostics = append(res.Diagnostics, toJSON(d, files))
 	}
 	if p := ran.Panic; p != nil {
@@ -182,7 +204,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		}
 		res.Panic = &Panic{
 			Message: p.Message, Location: p.Location, Rendered: p.Rendered(),
-			Code: code, Span: main.Span(p.Range),
+			Code: code, Span: spanIn(main, p.Range),
 		}
 	}
 	for _, ev := range ran.Trace {
@@ -190,10 +212,15 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		if shape == nil {
 			shape = []int64{}
 		}
-		res.Trace = append(res.Trace, TraceEntry{
+		entry := TraceEntry{
 			Span: main.Span(ev.Range), Op: ev.Op, Backend: ev.Backend, Device: ev.Device,
 			Autodiff: ev.Autodiff, Kind: ev.Kind, Shape: shape, Note: ev.Note,
-		})
+		}
+		if len(main.Segments()) > 0 {
+			file, r := main.LocateRange(ev.Range)
+			entry.File, entry.Span = file.Name, file.Span(r)
+		}
+		res.Trace = append(res.Trace, entry)
 	}
 	return res
 }
@@ -310,4 +337,45 @@ func toJSON(d diag.Diagnostic, files map[string]*source.File) Diagnostic {
 		out.Fixes = append(out.Fixes, jf)
 	}
 	return out
+}
+
+// locate names the file of a crate each range of d lies in (see
+// loadCrate); a version-1 Request's one file needs nothing.
+func locate(d *diag.Diagnostic, main *source.File) {
+	if len(main.Segments()) == 0 {
+		return
+	}
+	if d.File == diag.MainRS {
+		file, r := main.LocateRange(d.Range)
+		d.File, d.Range = file.Name, r
+	}
+	labels := make([]diag.Label, len(d.Labels))
+	for i, l := range d.Labels {
+		if l.File == diag.MainRS {
+			file, r := main.LocateRange(l.Range)
+			l.File, l.Range = file.Name, r
+		}
+		labels[i] = l
+	}
+	d.Labels = labels
+	fixes := make([]diag.Fix, len(d.Fixes))
+	for i, fx := range d.Fixes {
+		edits := make([]diag.Edit, len(fx.Edits))
+		for j, e := range fx.Edits {
+			if e.File == diag.MainRS {
+				file, r := main.LocateRange(e.Range)
+				e.File, e.Range = file.Name, r
+			}
+			edits[j] = e
+		}
+		fx.Edits = edits
+		fixes[i] = fx
+	}
+	d.Fixes = fixes
+}
+
+// spanIn renders a range of main in the file of the crate it lies in.
+func spanIn(main *source.File, r source.Range) source.Span {
+	file, local := main.LocateRange(r)
+	return file.Span(local)
 }

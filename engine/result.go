@@ -23,6 +23,11 @@ type Request struct {
 	// field is left out of the JSON when empty, so a version-1 Request is
 	// unchanged.
 	Entry string `json:"entry,omitempty"`
+	// Files are the crate's other files by path from its root
+	// ("src/model.rs", "src/bin/train.rs"), contract version 2: with them
+	// the Request is a crate whose root is the entry (src/main.rs unless
+	// Entry names another target), and Snippet is the entry's text.
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // Entries a Request may name.
@@ -138,7 +143,10 @@ type Edit struct {
 
 // TraceEntry is one dispatched operation.
 type TraceEntry struct {
-	Span     source.Span `json:"span"`
+	Span source.Span `json:"span"`
+	// File names the crate's file the span is in; left out for a
+	// version-1 Request, whose one file is main.rs.
+	File     string `json:"file,omitempty"`
 	Op       string      `json:"op"`
 	Backend  string      `json:"backend"`
 	Device   string      `json:"device"`

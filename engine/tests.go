@@ -24,13 +24,18 @@ import (
 
 // checkEntry reports an Entry the engine cannot run. A crate's other
 // targets need the Request's files, which this engine does not read.
-func checkEntry(entry string) (diag.Diagnostic, bool) {
+func checkEntry(req Request) (diag.Diagnostic, bool) {
+	entry := req.Entry
 	switch entry {
 	case "", EntryMain, EntryTests:
 		return diag.Diagnostic{}, true
 	}
+	if isCrateRoot(entry) {
+		// A binary, example, test or bench of the crate: Snippet is its text.
+		return diag.Diagnostic{}, true
+	}
 	return diag.Diagnostic{Code: "unknown-entry", Severity: diag.Error, Phase: diag.Config, File: diag.CargoToml,
-		Message: fmt.Sprintf("no target `%s` in this package: the playground runs %q (main) or %q (the #[test] functions)",
+		Message: fmt.Sprintf("no target `%s` in this package: the playground runs %q (main), src/bin/NAME.rs, examples/NAME.rs or %q (the #[test] functions)",
 			entry, EntryMain, EntryTests)}, false
 }
 

@@ -281,8 +281,8 @@ func TestTestsRejected(t *testing.T) {
 			"invalid-test-function", "functions using `#[should_panic]` must return `()`"},
 		{"a misspelled call no test makes", "fn unused() { nope(); }\n#[test]\nfn t() {}", engine.EntryTests, "unknown-function",
 			"cannot find function `nope` in this scope"},
-		{"unknown entry", "fn main() {}", "src/bin/tool.rs", "unknown-entry",
-			"no target `src/bin/tool.rs` in this package: the playground runs \"src/main.rs\" (main) or \"tests\" (the #[test] functions)"},
+		{"unknown entry", "fn main() {}", "src/tool.rs", "unknown-entry",
+			"no target `src/tool.rs` in this package: the playground runs \"src/main.rs\" (main), src/bin/NAME.rs, examples/NAME.rs or \"tests\" (the #[test] functions)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -147,7 +148,7 @@ func TestRequestPrintsTheRequest(t *testing.T) {
 	ex, req := anExample(t, engine.StatusOK)
 	code, out, _ := cli(t, "request", writeExample(t, ex))
 	var got engine.Request
-	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK || got != req {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK || !reflect.DeepEqual(got, req) {
 		t.Fatalf("exit %d, %q: %v", code, out, err)
 	}
 }

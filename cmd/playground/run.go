@@ -22,16 +22,27 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	asJSON := fs.Bool("json", false, "print the Result JSON instead of text")
 	sandboxed := fs.Bool("sandbox", false, "run engine.wasm in the wazero sandbox instead of the native engine")
 	configPath := fs.String("config", "", "Cargo.toml for a .rs FILE (default: burn with default features)")
+	bin := fs.String("bin", "", "with a crate DIR: run src/bin/NAME.rs, as `cargo run --bin NAME`")
+	example := fs.String("example", "", "with a crate DIR: run examples/NAME.rs, as `cargo run --example NAME`")
 	sf := addSandboxFlags(fs)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage, err
 	}
 	if len(files) != 1 {
-		return exitUsage, usageError("want one FILE, got %d", len(files))
+		return exitUsage, usageError("want one FILE or crate DIR, got %d", len(files))
 	}
-	req, err := readProgram(files[0], *configPath)
-	if err != nil {
+	var req engine.Request
+	if info, err := os.Stat(files[0]); err == nil && info.IsDir() {
+		if *configPath != "" {
+			return exitUsage, usageError("--config applies to a .rs file; the folder %s has its own Cargo.toml", files[0])
+		}
+		if req, err = readCrate(files[0], *bin, *example); err != nil {
+			return exitUsage, err
+		}
+	} else if *bin != "" || *example != "" {
+		return exitUsage, usageError("--bin and --example choose a target of a crate DIR")
+	} else if req, err = readProgram(files[0], *configPath); err != nil {
 		return exitUsage, err
 	}
 
@@ -57,7 +68,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if *asJSON {
 		fmt.Fprintf(stdout, "%s\n", out)
 	} else {
-		fmt.Fprint(stdout, report.Text(res, map[string]string{diag.MainRS: req.Snippet, diag.CargoToml: req.Config}))
+		fmt.Fprint(stdout, report.Text(res, sources(req)))
 	}
 	if res.Status == engine.StatusOK {
 		return exitOK, nil
@@ -87,8 +98,10 @@ func requestCommand(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// readProgram reads a .txtar with Cargo.toml and main.rs sections (others are
-// ignored), or a .rs file with the Cargo.toml at configPath.
+// readProgram reads a .txtar with Cargo.toml and main.rs sections, or a .rs
+// file with the Cargo.toml at configPath. A txtar's sections named like a
+// crate's files (src/model.rs, src/bin/train.rs) are the crate's files, and
+// its main.rs is src/main.rs; its other sections are ignored.
 func readProgram(path, configPath string) (engine.Request, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -104,8 +117,15 @@ func readProgram(path, configPath string) (engine.Request, error) {
 			switch f.Name {
 			case diag.CargoToml:
 				req.Config = string(f.Data)
-			case diag.MainRS:
+			case diag.MainRS, engine.EntryMain:
 				req.Snippet, hasMain = string(f.Data), true
+			default:
+				if isCrateFile(f.Name) {
+					if req.Files == nil {
+						req.Files = map[string]string{}
+					}
+					req.Files[f.Name] = string(f.Data)
+				}
 			}
 		}
 		if !hasMain {
@@ -122,4 +142,17 @@ func readProgram(path, configPath string) (engine.Request, error) {
 		req.Config = string(config)
 	}
 	return req, nil
+}
+
+// isCrateFile tells a txtar section that is a file of the crate.
+func isCrateFile(name string) bool {
+	if filepath.Ext(name) != ".rs" {
+		return false
+	}
+	for _, dir := range []string{"src/", "examples/", "tests/", "benches/"} {
+		if strings.HasPrefix(name, dir) {
+			return true
+		}
+	}
+	return false
 }

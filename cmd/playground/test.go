@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/dispatch-playground/playground/engine"
-	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/report"
 	"github.com/dispatch-playground/playground/wasm/abi"
 )
@@ -47,7 +46,7 @@ func testCommand(args []string, stdout, stderr io.Writer) (int, error) {
 	case *asJSON:
 		fmt.Fprintf(stdout, "%s\n", out)
 	case res.Status == engine.StatusRejected:
-		fmt.Fprint(stdout, report.Text(res, map[string]string{diag.MainRS: req.Snippet, diag.CargoToml: req.Config}))
+		fmt.Fprint(stdout, report.Text(res, sources(req)))
 	default:
 		fmt.Fprint(stdout, res.Output)
 	}

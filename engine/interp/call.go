@@ -88,8 +88,13 @@ func (in *interp) userPanicAt(r, at source.Range, code, msg string) (value, *sig
 // callerLocation is the location Rust reports for a panic in the user's
 // own code.
 func (in *interp) callerLocation(r source.Range) string {
-	pos := in.src.Position(r.Start)
-	return fmt.Sprintf("src/main.rs:%d:%d", pos.Line, pos.Column)
+	file, off := in.src.Locate(r.Start)
+	pos := file.Position(off)
+	name := "src/main.rs"
+	if len(in.src.Segments()) > 0 {
+		name = file.Name
+	}
+	return fmt.Sprintf("%s:%d:%d", name, pos.Line, pos.Column)
 }
 
 // raise handles a Burn or user panic: a check records it and goes on with

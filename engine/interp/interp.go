@@ -140,6 +140,8 @@ type interp struct {
 	implMod  map[*syntax.ImplDecl]*module
 	// build is what #[cfg] is evaluated against.
 	build cfg.Build
+	// crates are the package's crates linked into the program by name.
+	crates map[string]*module
 	// typeMod is the module that declares each struct and enum.
 	typeMod map[string]*module
 	// entered holds the functions a check has evaluated; uncalled is set

@@ -19,6 +19,10 @@ import (
 type module struct {
 	name   string
 	parent *module
+	// crate is set for the root of a crate linked into the program (the
+	// package's library, as its binaries see it): `crate::` inside it
+	// names it.
+	crate bool
 
 	fns     map[string]*syntax.FnDecl
 	types   map[string]*syntax.StructDecl
@@ -132,6 +136,10 @@ func (in *interp) declareIn(m *module, items []syntax.Item) {
 			if child == nil {
 				child = newModule(it.Name, m)
 				put(&m.mods, it.Name, child)
+			}
+			if it.Crate {
+				child.crate = true
+				put(&in.crates, it.Name, child)
 			}
 			in.declareIn(child, it.Items)
 		}
@@ -250,7 +258,7 @@ func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
 	cur, i := m, 0
 	switch segs[0] {
 	case "crate":
-		cur, i = in.rootMod, 1
+		cur, i = in.crateOf(m), 1
 	case "self":
 		i = 1
 	case "super":
@@ -267,6 +275,9 @@ func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
 	var r resolution
 	if i == 0 {
 		found, ok := in.lookupIn(cur, segs[0], depth)
+		if lib := in.crates[segs[0]]; !ok && lib != nil {
+			found, ok = resolution{item: itemRef{mod: lib.parent, module: lib}}, true
+		}
 		if !ok {
 			// Another crate: the extern prelude.
 			out := append([]string{}, segs...)
@@ -476,4 +487,14 @@ func stmtAttrs(s syntax.Stmt) []*syntax.Attr {
 		return s.Attrs
 	}
 	return nil
+}
+
+// crateOf is the root of the crate m belongs to.
+func (in *interp) crateOf(m *module) *module {
+	for ; m != nil; m = m.parent {
+		if m.crate || m.parent == nil {
+			return m
+		}
+	}
+	return in.rootMod
 }

@@ -57,6 +57,8 @@ type File struct {
 
 	generated []*Generated
 	end       int // where the next generated region starts
+
+	segments []Segment // the files of a crate, see segments.go
 }
 
 // NewFile indexes text for position look-ups.

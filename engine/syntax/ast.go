@@ -270,8 +270,13 @@ type ModDecl struct {
 	Name  string
 	Items []Item
 	Pub   bool
-	// Inline is false for `mod name;`.
+	// Inline is false for `mod name;`, whose Items the crate's loader
+	// reads from the module's file.
 	Inline bool
+	// Crate is set for the package's library as a binary of the package
+	// sees it: a crate of its own, named by the package, whose `crate::`
+	// is itself.
+	Crate bool
 }
 
 // ConstDecl is `const NAME: T = expr;` or `static`.

@@ -26,6 +26,20 @@ func Parse(src string) (*File, diag.List) {
 	return f, p.diags
 }
 
+// ParseAt is Parse for one file of a crate whose text starts at offset
+// base of the crate's offsets (see source.File's segments): every range of
+// the tree and of the diagnostics is an offset of the crate.
+func ParseAt(src string, base int) (*File, diag.List) {
+	if base <= 0 {
+		return Parse(src)
+	}
+	// Blank space before the text gives every node its crate offset and
+	// changes nothing else: the parser skips it as it skips indentation.
+	f, diags := Parse(strings.Repeat(" ", base) + src)
+	f.Range.Start = base
+	return f, diags
+}
+
 // bailout unwinds the parser: fatal when the diagnostic cap is reached,
 // otherwise after nesting-too-deep, to resynchronise at the top level.
 type bailout struct{ fatal bool }

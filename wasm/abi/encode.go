@@ -241,6 +241,10 @@ func (e *encoder) testResult(t *engine.TestResult) {
 func (e *encoder) traceEntry(t *engine.TraceEntry) {
 	e.raw(`{"span":`)
 	e.span(t.Span)
+	if t.File != "" {
+		e.raw(`,"file":`)
+		e.str(t.File)
+	}
 	e.raw(`,"op":`)
 	e.str(t.Op)
 	e.raw(`,"backend":`)

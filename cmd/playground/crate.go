@@ -1,0 +1,106 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/diag"
+)
+
+// readCrate reads a crate folder as Cargo builds it: its Cargo.toml and
+// every .rs file under src/, examples/, tests/ and benches/. The entry is
+// src/main.rs, src/bin/BIN.rs with bin, or examples/EXAMPLE.rs with
+// example; its text is the Request's snippet and the others are its files.
+func readCrate(dir, bin, example string) (engine.Request, error) {
+	config, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
+	if err != nil {
+		return engine.Request{}, usageError("%s is not a crate: %v", dir, err)
+	}
+	files := map[string]string{}
+	for _, sub := range []string{"src", "examples", "tests", "benches"} {
+		root := filepath.Join(dir, sub)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root && os.IsNotExist(err) {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			if d.IsDir() || filepath.Ext(p) != ".rs" {
+				return nil
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return err
+			}
+			if len(files) >= engine.MaxCrateFiles {
+				return usageError("%s has more than %d .rs files", dir, engine.MaxCrateFiles)
+			}
+			text, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files[filepath.ToSlash(rel)] = string(text)
+			return nil
+		})
+		if err != nil && err != filepath.SkipDir {
+			return engine.Request{}, err
+		}
+	}
+	entry := engine.EntryMain
+	switch {
+	case bin != "" && example != "":
+		return engine.Request{}, usageError("--bin and --example name two targets; give one")
+	case bin != "":
+		entry = "src/bin/" + bin + ".rs"
+	case example != "":
+		entry = "examples/" + example + ".rs"
+	}
+	snippet, ok := files[entry]
+	if !ok {
+		return engine.Request{}, usageError("no target %s in %s (it has %s)", entry, dir, strings.Join(targets(files), ", "))
+	}
+	delete(files, entry)
+	req := engine.Request{Config: string(config), Snippet: snippet, Files: files}
+	if entry != engine.EntryMain {
+		req.Entry = entry
+	}
+	return req, nil
+}
+
+// targets lists the runnable targets among a crate's files.
+func targets(files map[string]string) []string {
+	var out []string
+	for p := range files {
+		if p == engine.EntryMain || strings.HasPrefix(p, "src/bin/") || strings.HasPrefix(p, "examples/") {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"no binary"}
+	}
+	return out
+}
+
+// sources are the texts a Result's diagnostics point into, by file name,
+// for the text report.
+func sources(req engine.Request) map[string]string {
+	out := map[string]string{diag.CargoToml: req.Config, diag.MainRS: req.Snippet}
+	if len(req.Files) == 0 && (req.Entry == "" || req.Entry == engine.EntryTests) {
+		return out
+	}
+	for p, t := range req.Files {
+		out[p] = t
+	}
+	entry := req.Entry
+	if entry == "" || entry == engine.EntryTests {
+		entry = engine.EntryMain
+	}
+	out[entry] = req.Snippet
+	return out
+}

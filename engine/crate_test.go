@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+const crateConfig = `[package]
+name = "my-app"
+version = "0.1.0"
+edition = "2024"
+
+[dependencies]
+burn = "0.22"
+`
+
+// TestCrates runs Requests of contract version 2: a crate's modules are
+// read from their files, a binary reaches the library by the package's
+// name, and every span names its file.
+func TestCrates(t *testing.T) {
+	files := map[string]string{
+		"src/lib.rs": "pub mod model;\npub fn version() -> u32 { 2 }\n",
+		"src/model.rs": `use burn::tensor::{Device, Tensor};
+
+pub struct Model { pub scale: f32 }
+
+impl Model {
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        x.mul_scalar(self.scale)
+    }
+}
+
+pub fn input(device: &Device) -> Tensor<2> {
+    Tensor::<2>::ones([2, 2], device)
+}
+`,
+		"src/data/mod.rs":   "pub mod batch;\npub fn size() -> usize { batch::SIZE * 2 }\n",
+		"src/data/batch.rs": "pub const SIZE: usize = 4;\n",
+		"src/bin/train.rs": `use my_app::model::{input, Model};
+use burn::tensor::Device;
+
+fn main() {
+    let device = Device::default();
+    let y = Model { scale: 3.0 }.forward(input(&device));
+    println!("{} {}", my_app::version(), y.into_scalar_sum());
+}
+`,
+	}
+	main := "mod data;\nfn main() { println!(\"{} {}\", data::size(), my_app::version()); }\n"
+
+	res := Run(Request{Config: crateConfig, Snippet: main, Files: files})
+	if res.Status != StatusOK || res.Output != "8 2\n" {
+		t.Fatalf("main: status %s output %q diagnostics %+v", res.Status, res.Output, res.Diagnostics)
+	}
+
+	bin := files["src/bin/train.rs"]
+	bin = strings.Replace(bin, "y.into_scalar_sum()", "y.sum().into_scalar()", 1)
+	res = Run(Request{Config: crateConfig, Snippet: bin, Files: files, Entry: "src/bin/train.rs"})
+	if res.Status != StatusOK || res.Output != "2 12\n" {
+		t.Fatalf("bin: status %s output %q diagnostics %+v", res.Status, res.Output, res.Diagnostics)
+	}
+	var ones, mul *TraceEntry
+	for i := range res.Trace {
+		switch res.Trace[i].Op {
+		case "float_ones":
+			ones = &res.Trace[i]
+		case "float_mul_scalar":
+			mul = &res.Trace[i]
+		}
+	}
+	if ones == nil || ones.File != "src/model.rs" || ones.Span.Start.Line != 12 {
+		t.Errorf("ones: %+v, want src/model.rs line 12", ones)
+	}
+	if mul == nil || mul.File != "src/model.rs" || mul.Span.Start.Line != 7 {
+		t.Errorf("mul_scalar: %+v, want src/model.rs line 7", mul)
+	}
+
+	// An error in a module's file names that file, with its own lines.
+	broken := map[string]string{}
+	for k, v := range files {
+		broken[k] = v
+	}
+	broken["src/data/batch.rs"] = "pub const SIZE: usize = 4;\npub fn f() { undefined_helper(); }\n"
+	res = Run(Request{Config: crateConfig, Snippet: main, Files: broken})
+	if res.Status != StatusRejected || len(res.Diagnostics) == 0 {
+		t.Fatalf("broken: %s %+v", res.Status, res.Diagnostics)
+	}
+	d := res.Diagnostics[0]
+	if d.File != "src/data/batch.rs" || d.Span.Start.Line != 2 || d.Span.Start.Column != 14 || d.Message != "cannot find function `undefined_helper` in this scope" {
+		t.Errorf("diagnostic %s %d:%d %q", d.File, d.Span.Start.Line, d.Span.Start.Column, d.Message)
+	}
+
+	// A module without its file is rustc's E0583.
+	res = Run(Request{Config: crateConfig, Snippet: "mod missing;\nfn main() {}\n", Files: map[string]string{"src/lib.rs": ""}})
+	if res.Status != StatusRejected || len(res.Diagnostics) == 0 || res.Diagnostics[0].Code != CodeModuleFile ||
+		res.Diagnostics[0].Message != "file not found for module `missing`" || res.Diagnostics[0].File != "src/main.rs" {
+		t.Errorf("missing module: %+v", res.Diagnostics)
+	}
+
+	// A panic in a module's file is located there.
+	panicking := map[string]string{"src/util.rs": "pub fn boom() {\n    panic!(\"boom\");\n}\n"}
+	res = Run(Request{Config: crateConfig, Snippet: "mod util;\nfn main() { util::boom(); }\n", Files: panicking})
+	if res.Status != StatusPanicked || res.Panic.Location != "src/util.rs:2:5" {
+		t.Errorf("panic: %s %+v", res.Status, res.Panic)
+	}
+}
+
+// TestVersionOneRequestsAreUnchanged: without files the one file is
+// main.rs and trace entries carry no file.
+func TestVersionOneRequestsAreUnchanged(t *testing.T) {
+	res := Run(Request{Config: crateConfig, Snippet: "use burn::tensor::{Device, Tensor};\nfn main() { let t = Tensor::<1>::ones([2], &Device::default()); }\n"})
+	if res.Status != StatusOK || len(res.Trace) != 1 || res.Trace[0].File != "" {
+		t.Fatalf("%s %+v", res.Status, res.Trace)
+	}
+}
