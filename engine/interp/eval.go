@@ -164,7 +164,6 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 			}
 			return dispatch.Unit{}, nil
 		}
-		in.checkLetPattern(s, v)
 		in.bindPattern(s.Pat, in.copyOnBind(v))
 		return dispatch.Unit{}, nil
 	case *syntax.ExprStmt:
@@ -903,6 +902,12 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		in.pop()
 		return loopControl(sig, e.Label)
 	}
+	if r, ok := it.(*dispatch.Ref); ok && r.Mut {
+		if arr, ok := dispatch.Deref(r.V).(*dispatch.Array); ok {
+			// `for x in &mut v`: each element a slot written back.
+			it = rstd.IterMut(&stdCaller{in: in, r: e.Iter.Span()}, arr)
+		}
+	}
 	switch x := dispatch.Deref(it).(type) {
 	case *dispatch.Range:
 		if x.Lo == nil {
@@ -1019,7 +1024,6 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
-	in.checkMatch(e, v)
 	for _, arm := range e.Arms {
 		if !in.build.Compiled(arm.Attrs) {
 			continue

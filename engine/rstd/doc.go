@@ -24,6 +24,13 @@
 // not fit 64 bits are Big. f32 arithmetic is rounded to f32 after every
 // operation and prints with f32's shortest round-trip digits.
 //
+// An integer literal without a suffix takes the type its context names
+// (the declared type of a let, the other operand), else i32 as rustc
+// defaults it. When neither operand of an operation names a type, the
+// engine checks the operation against i64's range: rustc would infer the
+// type from later uses, which the engine does not follow, and a narrower
+// guess would panic where the real program does not.
+//
 // Iterators are lazy as Rust's are: an Iter pulls one element at a time
 // from its source, so `(0..).map(f).take(3)` ends and a closure in map runs
 // only for the elements pulled. Every pulled element costs one step of the

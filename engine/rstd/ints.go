@@ -137,6 +137,13 @@ func IntBinary(op string, x, y Value, suffix string) (v Value, ok bool, err erro
 	a, aok := dispatch.Deref(x).(dispatch.Int)
 	b, bok := dispatch.Deref(y).(dispatch.Int)
 	t := intType(suffix)
+	if suffix == "" {
+		// Neither operand names its type. rustc would infer one from
+		// later uses (`sum += i * i` with a u64 sum), which the engine
+		// does not follow; it checks against i64's range, so that it
+		// never panics where the program's real type would not.
+		t = intTypes["i64"]
+	}
 	if aok && bok && t.Bits <= 64 {
 		if t.Signed {
 			v, err := signedBinary(op, a.V, b.V, t, suffix)

@@ -51,7 +51,9 @@ func TestIntOverflowPanics(t *testing.T) {
 		suffix string
 		want   string // the result's Display, or the panic
 	}{
-		{"+", i32(2147483647), i32(1), "", "attempt to add with overflow"},
+		{"+", typed(2147483647, "i32"), typed(1, "i32"), "i32", "attempt to add with overflow"},
+		{"+", i32(2147483647), i32(1), "", "2147483648"}, // no type named: i64's range
+		{"*", i32(1 << 32), i32(1 << 32), "", "attempt to multiply with overflow"},
 		{"+", i32(2147483646), i32(1), "", "2147483647"},
 		{"-", typed(0, "u32"), typed(1, "u32"), "u32", "attempt to subtract with overflow"},
 		{"*", typed(200, "u8"), typed(2, "u8"), "u8", "attempt to multiply with overflow"},
@@ -59,8 +61,9 @@ func TestIntOverflowPanics(t *testing.T) {
 		{"/", i32(1), i32(0), "", "attempt to divide by zero"},
 		{"%", i32(1), i32(0), "", "attempt to calculate the remainder with a divisor of zero"},
 		{"/", min("i32"), i32(-1), "i32", "attempt to divide with overflow"},
-		{"<<", i32(1), i32(32), "", "attempt to shift left with overflow"},
-		{"<<", i32(1), i32(31), "", "-2147483648"},
+		{"<<", typed(1, "i32"), i32(32), "i32", "attempt to shift left with overflow"},
+		{"<<", typed(1, "i32"), i32(31), "i32", "-2147483648"},
+		{"<<", i32(1), i32(64), "", "attempt to shift left with overflow"},
 		{">>", typed(8, "u8"), i32(8), "u8", "attempt to shift right with overflow"},
 		{"+", max("u64"), typed(0, "u64"), "u64", "18446744073709551615"},
 		{"+", max("u64"), typed(1, "u64"), "u64", "attempt to add with overflow"},

@@ -68,8 +68,11 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 			return sliceIter(c, out), true, nil
 		}
 		elems := x.Elems
-		if call.Name == "drain" {
+		switch call.Name {
+		case "drain":
 			x.Elems = nil
+		case "iter_mut":
+			return mutIter(c, x), true, nil
 		}
 		return sliceIter(c, elems), true, nil
 	case "clone", "to_vec", "to_owned", "into", "into_vec", "as_slice", "as_mut_slice", "into_boxed_slice", "cloned", "copied":
@@ -761,3 +764,32 @@ func StrSlice(s string, lo, hi int64) (Value, error) {
 	}
 	return dispatch.Str(s[lo:hi]), nil
 }
+
+// mutIter is iter_mut: each element comes as a `&mut` slot, written back
+// to the vector when the next one is pulled (and at the end), so
+// `for x in v.iter_mut() { *x += 1 }` changes v.
+func mutIter(c Caller, x *dispatch.Array) *Iter {
+	i := 0
+	var slot *dispatch.Ref
+	writeBack := func() {
+		if slot != nil && i-1 < len(x.Elems) {
+			x.Elems[i-1] = slot.V
+		}
+		slot = nil
+	}
+	return &Iter{Kind: "IterMut", next: func() (Value, bool, error) {
+		writeBack()
+		if i >= len(x.Elems) {
+			return nil, false, nil
+		}
+		if err := c.Step(); err != nil {
+			return nil, false, err
+		}
+		slot = &dispatch.Ref{V: x.Elems[i], Mut: true}
+		i++
+		return slot, true, nil
+	}}
+}
+
+// IterMut is `(&mut v).into_iter()`, for `for x in &mut v`.
+func IterMut(c Caller, x *dispatch.Array) *Iter { return mutIter(c, x) }
