@@ -147,10 +147,10 @@ func (l *crateLoader) modules(items []syntax.Item, dir string) {
 			if len(candidates) == 1 {
 				help = fmt.Sprintf("to create the module `%s`, create file %q", m.Name, candidates[0])
 			}
-			l.diags.Add(diag.Diagnostic{Code: CodeModuleFile, Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+			l.diags.Add(diag.Diagnostic{Code: CodeModuleFile, Severity: diag.Error, Phase: diag.Check, File: diag.MainRS,
 				Range: m.Range, Message: fmt.Sprintf("file not found for module `%s`", m.Name), Help: []string{help}})
 		case l.loading[found]:
-			l.diags.Add(diag.Diagnostic{Code: CodeModuleFile, Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+			l.diags.Add(diag.Diagnostic{Code: CodeModuleFile, Severity: diag.Error, Phase: diag.Check, File: diag.MainRS,
 				Range: m.Range, Message: fmt.Sprintf("circular modules: %s -> %s", found, found)})
 		default:
 			sub := l.parse(found)
