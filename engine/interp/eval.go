@@ -778,6 +778,7 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 
 func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
 	r := &dispatch.Range{Inclusive: e.Inclusive}
+	chars := false
 	for _, side := range []struct {
 		x   syntax.Expr
 		dst **int64
@@ -798,6 +799,11 @@ func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
 			return unknown, nil
 		}
 		*side.dst = &n
+		_, isChar := dispatch.Deref(v).(rstd.Char)
+		chars = isChar
+	}
+	if chars && r.Lo != nil && r.Hi != nil {
+		return rstd.CharRange{R: r}, nil
 	}
 	return r, nil
 }
@@ -901,6 +907,12 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		_, sig := in.block(e.Body)
 		in.pop()
 		return loopControl(sig, e.Label)
+	}
+	if r, ok := it.(*dispatch.Ref); ok && r.Mut {
+		if arr, ok := dispatch.Deref(r.V).(*dispatch.Array); ok {
+			// `for x in &mut v`: each element a slot written back.
+			it = rstd.IterMut(&stdCaller{in: in, r: e.Iter.Span()}, arr)
+		}
 	}
 	if r, ok := it.(*dispatch.Ref); ok && r.Mut {
 		if arr, ok := dispatch.Deref(r.V).(*dispatch.Array); ok {

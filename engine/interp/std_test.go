@@ -42,6 +42,7 @@ func TestStdPrograms(t *testing.T) {
 		// Strings and chars.
 		{"str methods", `let s = "  Hello, World  "; let t = s.trim(); println!("{} {} {} {:?}", t.len(), t.to_uppercase(), t.replace("l", "L"), t.split(", ").collect::<Vec<_>>());`, "12 HELLO, WORLD HeLLo, WorLd [\"Hello\", \"World\"]\n"},
 		{"chars", `let s = "abc"; let v: Vec<char> = s.chars().rev().collect(); println!("{:?} {}", v, s.chars().map(|c| c.to_ascii_uppercase()).collect::<String>());`, "['c', 'b', 'a'] ABC\n"},
+		{"char range", `let s: String = ('a'..='e').collect(); let c = 'q'; println!("{s} {} {:?}", ('a'..'z').contains(&c), ('x'..='z').rev().collect::<Vec<char>>()); match c { 'a'..='m' => println!("first half"), _ => println!("second half") }`, "abcde true ['z', 'y', 'x']\nsecond half\n"},
 		{"push_str", `let mut s = String::new(); s.push_str("ab"); s.push('c'); println!("{s} {}", s.len());`, "abc 3\n"},
 		{"parse errors", `let e = "12a".parse::<i32>(); let f = "".parse::<u8>(); let g = "300".parse::<u8>(); println!("{:?}", e); match f { Err(x) => println!("{}", x), Ok(_) => {} } println!("{}", g.unwrap_err());`, "Err(ParseIntError { kind: InvalidDigit })\ncannot parse integer from empty string\nnumber too large to fit in target type\n"},
 		{"parse unwrap panic", `let n: i32 = "x".parse::<i32>().unwrap();`, "panic: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }"},

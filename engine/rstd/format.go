@@ -549,6 +549,12 @@ func (w *debugWriter) value(v Value) {
 		w.enum(x)
 	case *Iter:
 		w.b.WriteString(x.Kind + " { .. }")
+	case CharRange:
+		w.b.WriteString(charDebug(rune(*x.R.Lo)) + "..")
+		if x.R.Inclusive {
+			w.b.WriteString("=")
+		}
+		w.b.WriteString(charDebug(rune(*x.R.Hi)))
 	default:
 		w.b.WriteString(dispatch.Debug(x))
 	}

@@ -36,6 +36,8 @@ func IntoIter(c Caller, v Value) (*Iter, bool) {
 		return sliceIter(c, x.Elems), true
 	case *dispatch.Range:
 		return rangeIter(c, x)
+	case CharRange:
+		return charRangeIter(c, x)
 	case *Map:
 		pairs := make([]Value, len(x.Keys))
 		for i := range x.Keys {
@@ -532,4 +534,18 @@ func peekable(it *Iter) *Iter {
 		return slot, has, nil
 	}
 	return p
+}
+
+// CharRange is a range of chars: `'a'..='z'`. Its bounds are the code
+// points.
+type CharRange struct{ R *dispatch.Range }
+
+func (CharRange) TypeName() string { return "RangeInclusive<char>" }
+
+func charRangeIter(c Caller, r CharRange) (*Iter, bool) {
+	it, ok := rangeIter(c, r.R)
+	if !ok {
+		return nil, false
+	}
+	return mapped("Range", it, func(v Value) (Value, error) { return Char(rune(v.(dispatch.Int).V)), nil }), true
 }

@@ -128,7 +128,7 @@ func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, *Iter, *Map, *Set, *Entry, *dispatch.Enum:
+		*dispatch.Range, CharRange, *Iter, *Map, *Set, *Entry, *dispatch.Enum:
 		return true
 	}
 	return false
@@ -152,6 +152,20 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 		return vecMethod(c, x, call)
 	case *dispatch.Range:
 		it, ok := rangeIter(c, x)
+		if !ok {
+			return nil, false, nil
+		}
+		return iterMethod(c, it, call)
+	case CharRange:
+		if call.Name == "contains" && len(call.Args) == 1 {
+			ch, isChar := dispatch.Deref(call.Args[0]).(Char)
+			if !isChar {
+				return nil, false, nil
+			}
+			lo, hi := *x.R.Lo, *x.R.Hi
+			return dispatch.Bool(int64(ch) >= lo && (int64(ch) < hi || x.R.Inclusive && int64(ch) == hi)), true, nil
+		}
+		it, ok := charRangeIter(c, x)
 		if !ok {
 			return nil, false, nil
 		}
