@@ -951,6 +951,11 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		_, pass := iter(unknown)
 		return dispatch.Unit{}, pass
 	}
+	if en, ok := dispatch.Deref(it).(*dispatch.Enum); ok {
+		if ui, ok := in.userIter(en, e.Iter.Span()); ok {
+			it = ui
+		}
+	}
 	if it, ok := rstd.IntoIter(&stdCaller{in: in, r: e.Iter.Span()}, it); ok {
 		// An iterator pulls one element an iteration.
 		for {

@@ -24,6 +24,9 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value, 
 		if v, handled, sig := in.burnUnwrap(e, x, args); handled {
 			return v, true, sig
 		}
+		if it, ok := in.userIter(x, e.Range); ok && rstd.IsIterMethod(e.Name) {
+			recv = it
+		}
 	}
 	if !rstd.Owns(recv) {
 		return nil, false, nil
@@ -32,11 +35,8 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value, 
 	if len(e.Generics) > 0 {
 		call.Generics = in.genericTexts(e.Generics)
 	}
-	switch dispatch.Deref(recv).(type) {
-	case dispatch.Str, *dispatch.Enum:
-		if isPlace(e.Recv) {
-			call.SetRecv = func(v value) { in.store(e.Recv, v) }
-		}
+	if rstd.MutatesRecv(e.Name) && isPlace(e.Recv) {
+		call.SetRecv = func(v value) { in.store(e.Recv, v) }
 	}
 	v, handled, err := rstd.Method(&stdCaller{in: in, r: e.Range}, call)
 	if !handled {

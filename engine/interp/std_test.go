@@ -28,6 +28,8 @@ func TestStdPrograms(t *testing.T) {
 		{"for over map and set", "use std::collections::{BTreeMap, HashSet};\nfn main() { let mut m = BTreeMap::new(); m.insert(3, \"c\"); m.insert(1, \"a\"); for (k, v) in &m { println!(\"{k}={v}\"); } let mut s = HashSet::new(); s.insert(2); s.insert(2); println!(\"{}\", s.len()); }", "1=a\n3=c\n1\n"},
 		{"entry counts", "use std::collections::HashMap;\nfn main() { let mut c = HashMap::new(); for w in \"a b a c a\".split_whitespace() { *c.entry(w).or_insert(0) += 1; } println!(\"{:?}\", c); }", "{\"a\": 3, \"b\": 1, \"c\": 1}\n"},
 		{"iter_mut", `let mut v = vec![1, 2, 3]; for x in v.iter_mut() { *x *= 10; } v.iter_mut().for_each(|x| *x += 1); for y in &mut v { *y -= 1; } println!("{:?}", v);`, "[10, 20, 30]\n"},
+		{"own iterator", "struct Countdown { n: u32 }\nimpl Iterator for Countdown { type Item = u32; fn next(&mut self) -> Option<u32> { if self.n == 0 { None } else { self.n -= 1; Some(self.n + 1) } } }\nfn main() { let v: Vec<u32> = Countdown { n: 5 }.filter(|x| x % 2 == 1).collect(); println!(\"{:?}\", v); for x in (Countdown { n: 2 }) { print!(\"{x} \"); } println!(); }", "[5, 3, 1]\n2 1 \n"},
+		{"cell", "use std::cell::Cell;\nfn main() { let c = Cell::new(1); c.set(c.get() + 41); println!(\"{}\", c.get()); }", "42\n"},
 		// Integers.
 		{"u64 max exact", `let m = u64::MAX; println!("{} {}", m, m / 2);`, "18446744073709551615 9223372036854775807\n"},
 		{"overflow i32", `let x: i32 = 2147483647; let y = x + 1; println!("{y}");`, "panic: attempt to add with overflow"},

@@ -188,3 +188,27 @@ func saturated(v value, depth int) (value, bool) {
 	}
 	return v, false
 }
+
+// userIter is a value of the program's own type that implements Iterator
+// (it has a next method) as an rstd iterator, whose every pull calls that
+// next on the value.
+func (in *interp) userIter(x *dispatch.Enum, r source.Range) (*rstd.Iter, bool) {
+	if x.Type == "Option" || x.Type == "Result" {
+		return nil, false
+	}
+	fn := in.assocFn(x.Type, "next")
+	if fn == nil {
+		return nil, false
+	}
+	self := &dispatch.Ref{V: x, Mut: true}
+	return rstd.FromNext(func() (value, error) {
+		if sig := in.step(r); sig != nil {
+			return nil, &sigError{sig}
+		}
+		v, sig := in.callUserSelf(fn, self, nil, r)
+		if sig != nil {
+			return nil, &sigError{sig}
+		}
+		return v, nil
+	}), true
+}

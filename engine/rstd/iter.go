@@ -549,3 +549,41 @@ func charRangeIter(c Caller, r CharRange) (*Iter, bool) {
 	}
 	return mapped("Range", it, func(v Value) (Value, error) { return Char(rune(v.(dispatch.Int).V)), nil }), true
 }
+
+// FromNext is an iterator over a program's own Iterator impl: next is its
+// `fn next(&mut self) -> Option<Item>`, which the adapters pull as they
+// pull any source.
+func FromNext(next func() (Value, error)) *Iter {
+	done := false
+	return &Iter{Kind: "Iter", next: func() (Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		r, err := next()
+		if err != nil {
+			return nil, false, err
+		}
+		v, present := optionValue(r)
+		done = !present
+		return v, present, nil
+	}}
+}
+
+// IsIterMethod reports whether name is a method Iterator provides (an
+// adapter or a consumer), which a program's own iterator gets by
+// implementing next.
+func IsIterMethod(name string) bool {
+	_, ok := iterMethods[name]
+	return ok
+}
+
+var iterMethods = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"map", "filter", "filter_map", "enumerate", "zip", "chain", "rev", "skip", "take", "step_by",
+		"skip_while", "take_while", "map_while", "flat_map", "flatten", "peekable", "cloned", "copied", "inspect", "scan", "fuse", "by_ref",
+		"fold", "reduce", "sum", "product", "min", "max", "min_by", "max_by", "min_by_key", "max_by_key", "any", "all", "find",
+		"find_map", "position", "count", "last", "nth", "for_each", "collect", "partition", "unzip"} {
+		iterMethods[n] = true
+	}
+}

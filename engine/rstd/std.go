@@ -116,8 +116,31 @@ func Method(c Caller, call Call) (v Value, handled bool, err error) {
 		if p, isPtr := pointerMethod(recv, call.Name, call.Args); isPtr && len(call.Args) == 0 {
 			return p, true, nil
 		}
+		// Cell's get, set and replace, on the value in the Cell's place.
+		switch {
+		case call.Name == "get" && len(call.Args) == 0:
+			return recv, true, nil
+		case (call.Name == "set" || call.Name == "replace") && len(call.Args) == 1 && call.SetRecv != nil:
+			call.SetRecv(call.Args[0])
+			if call.Name == "replace" {
+				return recv, true, nil
+			}
+			return dispatch.Unit{}, true, nil
+		}
 	}
 	return nil, false, nil
+}
+
+// MutatesRecv reports whether a std method may replace its receiver (a
+// String's push_str, an Option's take, a Cell's set): the evaluator then
+// passes Call.SetRecv.
+func MutatesRecv(name string) bool {
+	switch name {
+	case "push_str", "push", "clear", "insert", "insert_str", "truncate", "pop", "take", "replace", "get_or_insert",
+		"get_or_insert_with", "set", "remove":
+		return true
+	}
+	return false
 }
 
 // Owns reports whether v is a value whose methods std runs (the
