@@ -771,7 +771,7 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 		return unknown, nil
 	}
 	if i < 0 || i >= int64(len(arr.Elems)) {
-		return in.userPanic(e.Range, fmt.Sprintf("index out of bounds: the len is %d but the index is %d", len(arr.Elems), i))
+		return in.userPanic(e.Range, rstd.IndexPanic(int64(len(arr.Elems)), idx).Error())
 	}
 	return arr.Elems[i], nil
 }

@@ -71,6 +71,9 @@ func (in *interp) formatArgs(format string, args []value, named map[string]value
 	}
 	var user func(rstd.Spec, value) (value, bool)
 	user = func(spec rstd.Spec, v value) (value, bool) {
+		if spec.Debug() && !in.hasUser(v, 0) {
+			return nil, false // std's own Debug, one line or pretty
+		}
 		u, ok := in.userSpec(specOf(spec), v)
 		if s, isShown := u.(shown); ok && isShown {
 			return rstd.Text(s), true

@@ -357,7 +357,7 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 				arr.Elems[n] = v
 				return nil
 			} else if ok {
-				_, sig := in.userPanic(p.Range, fmt.Sprintf("index out of bounds: the len is %d but the index is %d", len(arr.Elems), n))
+				_, sig := in.userPanic(p.Range, rstd.IndexPanic(int64(len(arr.Elems)), i).Error())
 				return sig
 			}
 		}

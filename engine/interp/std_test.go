@@ -59,6 +59,8 @@ func TestStdPrograms(t *testing.T) {
 		{"vec ops", `let mut v = vec![5, 3, 8, 1]; v.sort(); v.insert(1, 2); v.retain(|x| *x != 8); v.dedup(); println!("{:?} {:?} {:?}", v, v.first(), v.iter().rev().collect::<Vec<_>>());`, "[1, 2, 3, 5] Some(1) [5, 3, 2, 1]\n"},
 		{"sort_by_key join", `let mut v = vec!["ccc", "a", "bb"]; v.sort_by_key(|s| s.len()); println!("{}", v.join("-")); let mut w = vec![3, 1, 2]; w.sort_by(|a, b| b.cmp(a)); println!("{:?}", w);`, "a-bb-ccc\n[3, 2, 1]\n"},
 		{"drain split_at", `let mut v = vec![1, 2, 3, 4, 5]; let d: Vec<i32> = v.drain(1..3).collect(); let (a, b) = v.split_at(1); println!("{:?} {:?} {:?} {:?}", d, v, a, b);`, "[2, 3] [1, 4, 5] [1] [4, 5]\n"},
+		{"index panic usize", `let v = vec![1, 2, 3]; let i = -1i64 as usize; v[i];`, "panic: index out of bounds: the len is 3 but the index is 18446744073709551615"},
+		{"pretty map", "use std::collections::HashMap;\nfn main() { let mut m = HashMap::new(); m.insert(\"k\", vec![1]); println!(\"{:#?}\", m); }", "{\n    \"k\": [\n        1,\n    ],\n}\n"},
 		{"index panic", `let v = vec![1, 2, 3]; let i = 5; println!("{}", v[i]);`, "panic: index out of bounds: the len is 3 but the index is 5"},
 		{"remove panic", `let mut v = vec![1]; v.remove(3);`, "panic: removal index (is 3) should be < len (is 1)"},
 		{"slice panic", `let v = [1, 2, 3]; let s = &v[2..1];`, "panic: slice index starts at 2 but ends at 1"},

@@ -12,8 +12,8 @@ import (
 // Vec, arrays and slices, HashMap and HashSet methods.
 
 // IndexPanic is the panic of `v[i]` out of bounds.
-func IndexPanic(length, index int64) error {
-	return panicf(fmt.Sprintf("index out of bounds: the len is %d but the index is %d", length, index))
+func IndexPanic(length int64, index Value) error {
+	return panicf(fmt.Sprintf("index out of bounds: the len is %d but the index is %s", length, IntText(index)))
 }
 
 // SlicePanic is the panic of `v[lo..hi]` out of bounds, as std words it;
@@ -331,7 +331,7 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 		}
 		for _, k := range []int64{i, j} {
 			if k < 0 || k >= int64(n) {
-				return nil, true, IndexPanic(int64(n), k)
+				return nil, true, IndexPanic(int64(n), dispatch.Int{V: k, Suffix: "usize"})
 			}
 		}
 		x.Elems[i], x.Elems[j] = x.Elems[j], x.Elems[i]
