@@ -431,7 +431,11 @@ func (in *interp) exprExpect(e syntax.Expr, expect string) (value, *signal) {
 	case *syntax.MacroExpr:
 		return in.macro(e)
 	case *syntax.ClosureExpr:
-		return &closure{params: e.Params, body: e.Body, env: in.scope, mod: in.mod, selfType: in.selfType, selfMod: in.selfMod}, nil
+		env := in.scope
+		if e.Move {
+			env = in.moveEnv(e)
+		}
+		return &closure{params: e.Params, body: e.Body, env: env, mod: in.mod, selfType: in.selfType, selfMod: in.selfMod}, nil
 	case *syntax.StructExpr:
 		return in.structLit(e)
 	case *syntax.TryExpr:

@@ -10,6 +10,10 @@ import (
 // debug build gives.
 func TestStdPrograms(t *testing.T) {
 	cases := []struct{ name, src, want string }{
+		// Closures capture by reference, or by value with move.
+		{"closure by reference", `let mut n = 0; let mut inc = || n += 1; inc(); inc(); println!("{n}");`, "2\n"},
+		{"closure move", `let mut n = 0; let mut inc = move || { n += 1; n }; println!("{} {}", inc(), inc()); println!("{n}");`, "1 2\n0\n"},
+		{"closure returned", "fn adder(k: i32) -> impl Fn(i32) -> i32 { move |x| x + k }\nfn main() { let add5 = adder(5); println!(\"{}\", add5(2)); }", "7\n"},
 		// Iterators are lazy.
 		{"infinite range taken", `let v: Vec<i32> = (0..).map(|x| x * x).take(4).collect(); println!("{:?}", v);`, "[0, 1, 4, 9]\n"},
 		{"map runs when pulled", `let mut it = (1..4).map(|x| { println!("map {x}"); x * 10 }); println!("start"); let a = it.next(); println!("{:?}", a);`, "start\nmap 1\nSome(10)\n"},
