@@ -34,6 +34,9 @@ type runner interface {
 	memoryPages() uint32
 	// guestStderr is the head of what the guest printed in the last call.
 	guestStderr() string
+	// used reports whether the runner was called since its warm-up: a
+	// runner that was not holds nothing of an earlier request.
+	used() bool
 	close(ctx context.Context) error
 }
 
@@ -44,6 +47,7 @@ type instance struct {
 	stack                   []uint64 // reused for CallWithStack, so a call allocates nothing
 	inPtr, inCap            uint32   // the request buffer, reused across runs
 	stderr                  *headWriter
+	calls                   int // since the warm-up
 }
 
 // instantiate starts an instance whose memory is capped at pages.
@@ -84,6 +88,7 @@ func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.Compile
 // call writes the request's two texts into the guest, runs it and returns a
 // copy of the Result JSON: the guest overwrites its copy on the next run.
 func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error) {
+	in.calls++
 	in.stderr.Reset()
 	size := len(req.Config) + len(req.Snippet)
 	if size > math.MaxUint32/2 {
@@ -117,6 +122,7 @@ func (in *instance) warm(ctx context.Context) error {
 	if _, err := in.call(ctx, warmUp); err != nil {
 		return fmt.Errorf("warm-up run: %w (guest stderr: %q)", err, firstLines(in.stderr.String(), 3))
 	}
+	in.calls = 0
 	return nil
 }
 
@@ -153,6 +159,8 @@ func (in *instance) reserve(ctx context.Context, n uint32) error {
 func (in *instance) memoryPages() uint32 { return in.mod.Memory().Size() / PageSize }
 
 func (in *instance) guestStderr() string { return in.stderr.String() }
+
+func (in *instance) used() bool { return in.calls > 0 }
 
 func (in *instance) close(ctx context.Context) error { return in.mod.Close(ctx) }
 

@@ -26,6 +26,7 @@ type process struct {
 	pages  uint32            // the instance's memory after the last run
 	guest  string            // the guest's stderr from a failed run
 	buf    []byte
+	calls  int // runs sent to it
 
 	closeOnce sync.Once
 }
@@ -83,6 +84,7 @@ func startProcess(ctx context.Context, policy *workerPolicy, command []string, c
 
 func (p *process) call(ctx context.Context, req engine.Request) ([]byte, error) {
 	p.guest = ""
+	p.calls++
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -129,6 +131,8 @@ func (p *process) exchange(req engine.Request) (kind byte, n uint32, payload []b
 }
 
 func (p *process) memoryPages() uint32 { return p.pages }
+
+func (p *process) used() bool { return p.calls > 0 }
 
 // guestStderr is what the guest printed in the run that failed, or, when
 // the worker itself died, the worker's own last words (a Go runtime out of

@@ -17,7 +17,6 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/dispatch-playground/playground/engine"
-	"github.com/dispatch-playground/playground/wasm/abi"
 )
 
 // Errors of Run. A run stopped by a limit is not an error: it has a Result
@@ -144,6 +143,7 @@ type Sandbox struct {
 type counters struct {
 	instances, running                                                    atomic.Int64
 	runs, busy, timeLimits, memoryLimits, resultLimits, crashes, recycled atomic.Int64
+	retries                                                               atomic.Int64
 }
 
 // Stats is a snapshot of the sandbox's gauges and counters.
@@ -160,6 +160,9 @@ type Stats struct {
 	ResultLimits int64 // runs whose Result was over the size limit
 	Crashes      int64 // runs that trapped for another reason
 	Recycled     int64 // instances replaced because their memory had grown
+	// Retries counts runs run again on a fresh instance after theirs ran
+	// out of memory.
+	Retries int64
 }
 
 // New compiles the module and starts Limits.PoolSize instances.
@@ -282,87 +285,6 @@ func (s *Sandbox) Run(ctx context.Context, req engine.Request) (engine.Result, e
 	return res, nil
 }
 
-// RunJSON runs one request and returns the Result JSON, byte for byte what
-// abi.HandleRequest returns natively for it. A run stopped by a limit
-// returns the Result that says so, not an error.
-func (s *Sandbox) RunJSON(ctx context.Context, req engine.Request) ([]byte, error) {
-	select {
-	case s.admitted <- struct{}{}:
-	default:
-		s.counters.busy.Add(1)
-		return nil, ErrBusy
-	}
-	defer func() { <-s.admitted }()
-
-	var in runner
-	select {
-	case <-s.slots.ready:
-		in = s.slots.pop()
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-s.done:
-		return nil, ErrClosed
-	}
-	if s.isClosed() {
-		// select chose the slot over a closed sandbox.
-		s.slots.put(in)
-		return nil, ErrClosed
-	}
-	if in == nil {
-		var err error
-		if in, err = s.instantiate(); err != nil {
-			s.slots.put(nil)
-			s.log.Error("sandbox: start an instance", "err", err)
-			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
-		}
-	}
-
-	s.counters.running.Add(1)
-	runCtx, cancel := context.WithTimeout(ctx, s.limits.WallTime)
-	out, err := in.call(runCtx, req)
-	cancel()
-	s.counters.running.Add(-1)
-
-	switch {
-	case err == nil:
-		if pages := in.memoryPages(); pages > s.limits.RecyclePages {
-			s.counters.recycled.Add(1)
-			s.replace(in, "memory grew", slog.Uint64("pages", uint64(pages)))
-		} else {
-			s.slots.put(in)
-		}
-		s.counters.runs.Add(1)
-		if len(out) > s.limits.ResultBytes {
-			s.counters.resultLimits.Add(1)
-			return abi.Encode(ResultLimitResult(req.Snippet, len(out), s.limits.ResultBytes))
-		}
-		return out, nil
-	case errors.Is(err, abi.ErrBadRequest):
-		// Refused before the guest ran anything.
-		s.slots.put(in)
-		return nil, err
-	}
-
-	stderr := in.guestStderr()
-	s.replace(in, "run failed", slog.String("err", err.Error()), slog.String("stderr", stderr))
-	switch {
-	case s.isClosed():
-		return nil, ErrClosed
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, context.DeadlineExceeded):
-		s.counters.runs.Add(1)
-		s.counters.timeLimits.Add(1)
-		return abi.Encode(TimeLimitResult(req.Snippet, s.limits.WallTime))
-	case strings.Contains(stderr, "out of memory"):
-		s.counters.runs.Add(1)
-		s.counters.memoryLimits.Add(1)
-		return abi.Encode(MemoryLimitResult(req.Snippet, s.limits.MemoryPages))
-	}
-	s.counters.crashes.Add(1)
-	return nil, fmt.Errorf("%w: %v: %s", ErrCrashed, err, firstLines(stderr, 3))
-}
-
 // Isolation is where the instances run.
 func (s *Sandbox) Isolation() Isolation { return s.isolation }
 
@@ -382,6 +304,7 @@ func (s *Sandbox) Stats() Stats {
 		ResultLimits: c.resultLimits.Load(),
 		Crashes:      c.crashes.Load(),
 		Recycled:     c.recycled.Load(),
+		Retries:      c.retries.Load(),
 	}
 }
 
@@ -455,35 +378,6 @@ func (s *Sandbox) startWorker(ctx context.Context) (runner, error) {
 	s.workers[p] = struct{}{}
 	s.counters.instances.Add(1)
 	return p, nil
-}
-
-// replace closes in and starts its successor in the background, so the run
-// that failed can answer at once; the slot stays taken until the successor
-// is ready, or is returned empty if it cannot start.
-func (s *Sandbox) replace(in runner, why string, attrs ...any) {
-	_ = in.close(context.Background())
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		// Close has counted every instance out already.
-		s.slots.put(nil)
-		return
-	}
-	s.counters.instances.Add(-1)
-	if p, ok := in.(*process); ok {
-		delete(s.workers, p)
-	}
-	s.log.Info("sandbox: replace instance", append([]any{"why", why}, attrs...)...)
-	s.replacing.Add(1)
-	go func() {
-		defer s.replacing.Done()
-		next, err := s.instantiate()
-		if err != nil {
-			s.log.Error("sandbox: start an instance", "err", err)
-			next = nil
-		}
-		s.slots.put(next)
-	}()
 }
 
 func firstLines(s string, n int) string {

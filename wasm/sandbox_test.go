@@ -22,6 +22,7 @@ const (
 	spin  = "spin"
 	grow  = "grow"
 	crash = "crash"
+	hoard = "hoard"
 )
 
 var requests = []engine.Request{
@@ -164,7 +165,7 @@ func TestMemoryLimit(t *testing.T) {
 		l := testLimits()
 		l.PoolSize = 1
 		l.MemoryPages = 512
-		l.RecyclePages = 256
+		l.RecyclePages = 512 // so that a used instance stays in the pool
 		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
 		out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: grow})
 		if err != nil {
@@ -175,9 +176,52 @@ func TestMemoryLimit(t *testing.T) {
 		if want := "the run needed more memory than the playground's limit of 32 MiB"; res.Diagnostics[0].Message != want {
 			t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
 		}
+		// The instance was fresh: running it again would change nothing.
+		if s := sb.Stats(); s.MemoryLimits != 1 || s.Retries != 0 {
+			t.Errorf("stats %+v, want one memory limit and no retry", s)
+		}
+		// afterFailure runs on the instance that replaced it, which is then
+		// no longer fresh: the limit is reported after a run on a fresh one.
 		afterFailure(t, sb)
-		if s := sb.Stats(); s.MemoryLimits != 1 {
-			t.Errorf("stats %+v, want one memory limit", s)
+		again, err := sb.RunJSON(context.Background(), engine.Request{Snippet: grow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(again) != string(out) {
+			t.Errorf("the second memory limit reads %s, the first %s", again, out)
+		}
+		if s := sb.Stats(); s.MemoryLimits != 2 || s.Retries != 1 {
+			t.Errorf("stats %+v, want two memory limits and one retry", s)
+		}
+	})
+}
+
+// TestMemoryLimitIsRunAgainOnAFreshInstance: whether a request fits in the
+// memory limit depends on the request, not on what the instance ran
+// before. The fault guest's hoard keeps 12 MiB more at each run, so on an
+// instance of 32 MiB (never recycled: the threshold is the limit) the third
+// run in a row runs out of memory, where a fresh instance would not.
+func TestMemoryLimitIsRunAgainOnAFreshInstance(t *testing.T) {
+	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
+		l := testLimits()
+		l.PoolSize = 1
+		l.MemoryPages, l.RecyclePages = 512, 512
+		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
+		want, err := abi.HandleRequest(engine.Request{Snippet: hoard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 6 {
+			got, err := sb.RunJSON(context.Background(), engine.Request{Snippet: hoard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("run %d: %.300s, want the engine's Result %.300s", i+1, got, want)
+			}
+		}
+		if s := sb.Stats(); s.MemoryLimits != 0 || s.Retries < 2 || s.Instances != 1 {
+			t.Errorf("stats %+v, want no memory limit and at least two runs on a fresh instance", s)
 		}
 	})
 }

@@ -13,6 +13,7 @@ type fakeRunner struct{ name string }
 func (*fakeRunner) call(context.Context, engine.Request) ([]byte, error) { return nil, nil }
 func (*fakeRunner) memoryPages() uint32                                  { return 0 }
 func (*fakeRunner) guestStderr() string                                  { return "" }
+func (*fakeRunner) used() bool                                           { return false }
 func (*fakeRunner) close(context.Context) error                          { return nil }
 
 func TestSlotsHandOutTheLastReturnedInstance(t *testing.T) {

@@ -1,10 +1,12 @@
-// Command faultguest is engine.wasm with three faults the real engine must
-// never have, so that tests can prove the host survives them: a snippet of
-// exactly "spin" loops forever, "grow" allocates until memory runs out, and
-// "crash" panics. A snippet of "probe" reports, instead of a Result, what
-// the guest can see of the world (arguments, environment, files, network,
-// clock), so that tests can prove it sees nothing. Every other request runs
-// the real engine.
+// Command faultguest is engine.wasm with faults the real engine must never
+// have, so that tests can prove the host survives them: a snippet of
+// exactly "spin" loops forever, "grow" allocates until memory runs out,
+// "crash" panics, and "hoard" keeps 12 MiB more of memory at each run, so
+// that a run of it on an instance that ran it before needs more memory
+// than one on a fresh instance. A snippet of "probe" reports, instead of a
+// Result, what the guest can see of the world (arguments, environment,
+// files, network, clock), so that tests can prove it sees nothing. Every
+// other request, and "hoard" once it is done, runs the real engine.
 //
 // It exists for the tests of package wasm and the server; it is never served.
 package main
@@ -25,8 +27,12 @@ const (
 	Spin  = "spin"
 	Grow  = "grow"
 	Crash = "crash"
+	Hoard = "hoard"
 	Probe = "probe"
 )
+
+// hoardBytes is what each run of Hoard keeps.
+const hoardBytes = 12 << 20
 
 // sink keeps allocations reachable so that the collector cannot free them.
 var sink [][]byte
@@ -47,6 +53,12 @@ func handle(req engine.Request) ([]byte, error) {
 	case Crash:
 		var m map[string]int
 		m["nil map"]++
+	case Hoard:
+		b := make([]byte, hoardBytes)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		sink = append(sink, b)
 	case Probe:
 		return probe()
 	}
