@@ -224,7 +224,8 @@ func TestCatalogCoverage(t *testing.T) {
 // engine: no snippet run natively can produce them. The sandbox's own tests
 // trigger each one.
 var hostOnly = map[string]string{
-	"playground-result-limit": "the sandbox's cap on the size of a Result",
+	"playground-result-limit":    "the sandbox's cap on the size of a Result",
+	"playground-sandbox-stopped": "an instance of the sandbox that ended under a run twice; the sandbox's tests kill one",
 	// Not host-only, but no example should hold a 256 KiB program or a
 	// crash of the engine: TestMalformedInput covers the first, and the
 	// second is what the single recover in engine.Run reports.

@@ -7,9 +7,10 @@
 // that traps, times out or runs out of memory is closed and replaced, so no
 // state from a failed run reaches the next one; an instance whose linear
 // memory has grown past Limits.RecyclePages is replaced too, because wasm
-// memory never shrinks. A run that ran out of memory on a used instance is
-// run once more on a fresh one, so that whether it fits depends on the
-// request alone (run.go).
+// memory never shrinks. A run that ran out of memory on a used instance, or
+// whose instance ended under it, is run once more on a fresh one, so that
+// its Result depends on the request alone (run.go); a worker that dies
+// while it waits for a run is replaced when it dies.
 //
 // The guest gets no filesystem, network, environment, arguments or real
 // clock. A run that overruns its deadline must be stopped, and there are two

@@ -21,6 +21,11 @@ const (
 	// larger than the sandbox returns. (The engine's own limit on printed
 	// output is playground-output-limit.)
 	CodeResultLimit = "playground-result-limit"
+	// CodeSandboxStopped: the instance running the program ended (its
+	// guest trapped, or its worker died), and so did a fresh one it was
+	// run on again. A bug in the playground, never an answer about the
+	// program, but a Result rather than a server error.
+	CodeSandboxStopped = "playground-sandbox-stopped"
 )
 
 // TimeLimitResult is the Result of a run the host stopped after limit.
@@ -44,6 +49,14 @@ func ResultLimitResult(snippet string, size, limit int) engine.Result {
 	return limitResult(snippet, CodeResultLimit,
 		fmt.Sprintf("the result of the run is %s, more than the playground's limit of %s", formatBytes(uint64(size)), formatBytes(uint64(limit))),
 		"the result holds the printed output and one trace entry per tensor operation: print less, or loop fewer times")
+}
+
+// SandboxStoppedResult is the Result of a run whose instance ended under
+// it twice, the second time a fresh one.
+func SandboxStoppedResult(snippet string) engine.Result {
+	return limitResult(snippet, CodeSandboxStopped,
+		"the sandbox stopped twice while running this program",
+		"this is a bug in the playground, not in the program: run it again, or report it with the program")
 }
 
 func limitResult(snippet, code, message, help string) engine.Result {

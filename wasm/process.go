@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 
@@ -20,6 +21,11 @@ import (
 type process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	stdout *os.File // the read end of the worker's stdout
+	// exited is closed once the worker has ended and been waited for, which
+	// a goroutine does from its start: that is how the pool notices a
+	// worker that dies while it waits for a run (Sandbox.watch).
+	exited chan struct{}
 	w      *bufio.Writer
 	r      *bufio.Reader
 	stderr *lockedHeadWriter // the worker's own stderr: its Go runtime's last words
@@ -49,14 +55,27 @@ func startProcess(ctx context.Context, policy *workerPolicy, command []string, c
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// A pipe of our own rather than cmd.StdoutPipe, which Wait closes as
+	// soon as the worker exits: a worker that reports a failed run exits
+	// right after, and the report must still be readable then.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := policy.start(cmd); err != nil {
+	cmd.Stdout = stdoutW
+	err = policy.start(cmd)
+	stdoutW.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		return nil, fmt.Errorf("start the worker %s: %w", command[0], err)
 	}
-	p := &process{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 64<<10), r: bufio.NewReaderSize(stdout, 64<<10), stderr: stderr}
+	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{}),
+		w: bufio.NewWriterSize(stdin, 64<<10), r: bufio.NewReaderSize(stdout, 64<<10), stderr: stderr}
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
 	stop := context.AfterFunc(ctx, p.kill)
 	defer stop()
 	err = writeMessage(p.w, msgStart, pages, []byte(cacheDir), []byte{0}, encodeRlimits(policy.limits), []byte{0}, module)
@@ -134,6 +153,16 @@ func (p *process) memoryPages() uint32 { return p.pages }
 
 func (p *process) used() bool { return p.calls > 0 }
 
+// hasExited reports whether the worker has ended.
+func (p *process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 // guestStderr is what the guest printed in the run that failed, or, when
 // the worker itself died, the worker's own last words (a Go runtime out of
 // memory says so there).
@@ -152,7 +181,8 @@ func (p *process) close(context.Context) error {
 	p.closeOnce.Do(func() {
 		p.kill()
 		_ = p.stdin.Close()
-		_ = p.cmd.Wait()
+		<-p.exited
+		_ = p.stdout.Close()
 	})
 	return nil
 }

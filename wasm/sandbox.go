@@ -28,8 +28,11 @@ var (
 	ErrUnavailable = errors.New("wasm: the sandbox cannot start an instance")
 	// ErrClosed: the sandbox was closed.
 	ErrClosed = errors.New("wasm: the sandbox is closed")
-	// ErrCrashed: the guest trapped for a reason other than a limit, which
-	// means a bug in the engine. The instance was replaced.
+	// ErrCrashed was the error of a run whose guest trapped for a reason
+	// other than a limit. Such a run is now run again on a fresh instance,
+	// and answered with SandboxStoppedResult if that one ends too (see
+	// run.go), so Run no longer returns it; it stays for callers that
+	// still map it.
 	ErrCrashed = errors.New("wasm: the engine crashed")
 )
 
@@ -143,7 +146,7 @@ type Sandbox struct {
 type counters struct {
 	instances, running                                                    atomic.Int64
 	runs, busy, timeLimits, memoryLimits, resultLimits, crashes, recycled atomic.Int64
-	retries                                                               atomic.Int64
+	retries, exits                                                        atomic.Int64
 }
 
 // Stats is a snapshot of the sandbox's gauges and counters.
@@ -158,11 +161,18 @@ type Stats struct {
 	TimeLimits   int64 // runs stopped by the wall time limit
 	MemoryLimits int64 // runs stopped by the memory limit
 	ResultLimits int64 // runs whose Result was over the size limit
-	Crashes      int64 // runs that trapped for another reason
-	Recycled     int64 // instances replaced because their memory had grown
-	// Retries counts runs run again on a fresh instance after theirs ran
-	// out of memory.
+	// Crashes counts runs answered with SandboxStoppedResult: their
+	// instance ended under them, and so did the fresh one they were run
+	// on again.
+	Crashes  int64
+	Recycled int64 // instances replaced because their memory had grown
+	// Retries counts runs run again on a fresh instance, after their
+	// instance ran out of memory or ended under them.
 	Retries int64
+	// Exits counts workers that ended on their own (killed from outside,
+	// say), noticed when they ended if they were waiting for a run, or by
+	// their run.
+	Exits int64
 }
 
 // New compiles the module and starts Limits.PoolSize instances.
@@ -305,6 +315,7 @@ func (s *Sandbox) Stats() Stats {
 		Crashes:      c.crashes.Load(),
 		Recycled:     c.recycled.Load(),
 		Retries:      c.retries.Load(),
+		Exits:        c.exits.Load(),
 	}
 }
 
@@ -377,6 +388,7 @@ func (s *Sandbox) startWorker(ctx context.Context) (runner, error) {
 	}
 	s.workers[p] = struct{}{}
 	s.counters.instances.Add(1)
+	go s.watch(p)
 	return p, nil
 }
 

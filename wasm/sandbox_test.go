@@ -23,6 +23,7 @@ const (
 	grow  = "grow"
 	crash = "crash"
 	hoard = "hoard"
+	slow  = "slow"
 )
 
 var requests = []engine.Request{
@@ -226,18 +227,30 @@ func TestMemoryLimitIsRunAgainOnAFreshInstance(t *testing.T) {
 	})
 }
 
-func TestCrashIsAnErrorAndReplacesTheInstance(t *testing.T) {
+// TestCrashIsRunAgainThenAnswered: a guest that traps is replaced and the
+// request run once more on a fresh instance; when that one traps too, the
+// Result says the sandbox stopped, with its catalog record. Never an error:
+// a server answers it with 200.
+func TestCrashIsRunAgainThenAnswered(t *testing.T) {
 	forEachIsolation(t, func(t *testing.T, iso wasm.Isolation) {
 		l := testLimits()
 		l.PoolSize = 1
 		sb := wasmtest.NewIsolatedSandbox(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), l, iso)
-		_, err := sb.RunJSON(context.Background(), engine.Request{Snippet: crash})
-		if !errors.Is(err, wasm.ErrCrashed) {
-			t.Fatalf("got %v, want ErrCrashed", err)
+		out, err := sb.RunJSON(context.Background(), engine.Request{Snippet: crash})
+		if err != nil {
+			t.Fatalf("got %v, want the Result of a stopped sandbox", err)
+		}
+		res := decode(t, out)
+		limitDiagnostic(t, res, wasm.CodeSandboxStopped, crash)
+		if want := "the sandbox stopped twice while running this program"; res.Diagnostics[0].Message != want {
+			t.Errorf("message %q, want %q", res.Diagnostics[0].Message, want)
+		}
+		if _, ok := catalog.ByCode(wasm.CodeSandboxStopped); !ok {
+			t.Errorf("the catalog has no record of %s", wasm.CodeSandboxStopped)
 		}
 		afterFailure(t, sb)
-		if s := sb.Stats(); s.Crashes != 1 {
-			t.Errorf("stats %+v, want one crash", s)
+		if s := sb.Stats(); s.Crashes != 1 || s.Retries != 1 || s.Instances != 1 {
+			t.Errorf("stats %+v, want one crash after one retry, and one instance", s)
 		}
 	})
 }

@@ -45,3 +45,18 @@ func (s *slots) pop() runner {
 	s.stack = append(s.stack[:i], s.stack[i+1:]...)
 	return r
 }
+
+// swap puts new in place of the idle entry old (either may be nil, an
+// empty slot) and reports whether old was idle. The number of entries does
+// not change, so ready stays right.
+func (s *slots) swap(old, new runner) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, r := range s.stack {
+		if r == old {
+			s.stack[i] = new
+			return true
+		}
+	}
+	return false
+}

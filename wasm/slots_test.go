@@ -57,3 +57,37 @@ func TestSlotsPreferAnInstanceToAnEmptySlot(t *testing.T) {
 	default:
 	}
 }
+
+// TestSlotsSwap: an idle entry is swapped in place, an entry out of the
+// pool is not found, and the count of entries, so of tokens, is unchanged.
+func TestSlotsSwap(t *testing.T) {
+	s := newSlots(3)
+	a, b, c := &fakeRunner{"a"}, &fakeRunner{"b"}, &fakeRunner{"c"}
+	s.put(a)
+	s.put(b)
+	if !s.swap(a, nil) {
+		t.Fatal("a, idle, was not found")
+	}
+	if s.swap(c, nil) {
+		t.Fatal("c, never returned, was found")
+	}
+	if !s.swap(nil, c) {
+		t.Fatal("the empty slot was not filled")
+	}
+	if s.swap(nil, a) {
+		t.Fatal("an empty slot was found where there is none")
+	}
+	var got []runner
+	for range 2 {
+		<-s.ready
+		got = append(got, s.pop())
+	}
+	if got[0] != b || got[1] != c {
+		t.Fatalf("took %v, want b then c in a's place", got)
+	}
+	select {
+	case <-s.ready:
+		t.Fatal("a token without an entry")
+	default:
+	}
+}

@@ -182,13 +182,17 @@ func (s *Server) handleShareGet(c echo.Context) error {
 }
 
 // handleHealth is 200 when runs can succeed, 503 when the sandbox did not
-// start.
+// start. instances is the live count out of poolSize: a worker that dies is
+// counted out when it dies and back in once its successor is warm, which
+// also happens after every run a limit stopped, so fewer than poolSize for
+// a moment is no failure; runs wait for the successor.
 func (s *Server) handleHealth(c echo.Context) error {
 	if s.cfg.Sandbox == nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "sandbox": s.cfg.SandboxError.Error()})
 	}
 	st := s.cfg.Sandbox.Stats()
-	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version, "instances": st.Instances})
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version,
+		"instances": st.Instances, "poolSize": st.PoolSize, "workerExits": st.Exits})
 }
 
 func (s *Server) handleMetrics(c echo.Context) error {

@@ -116,11 +116,13 @@ func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
 
 	gauge(w, "playground_sandbox_up", "1 if the sandbox started.", boolInt(stats != nil))
 	gauge(w, "playground_sandbox_pool_size", "Configured sandbox instances.", int64(s.PoolSize))
-	gauge(w, "playground_sandbox_instances", "Live sandbox instances.", s.Instances)
+	gauge(w, "playground_sandbox_instances", "Live sandbox instances: a worker that dies is counted out when it dies.", s.Instances)
 	gauge(w, "playground_sandbox_running", "Runs executing now.", s.Running)
 	gauge(w, "playground_sandbox_waiting", "Runs waiting for an instance.", s.Waiting)
-	counter(w, "playground_sandbox_crashes_total", "Runs whose guest trapped for a reason other than a limit.", s.Crashes)
+	counter(w, "playground_sandbox_crashes_total", "Runs answered playground-sandbox-stopped: their instance ended under them, and so did a fresh one.", s.Crashes)
 	counter(w, "playground_sandbox_recycled_total", "Instances replaced because their memory had grown.", s.Recycled)
+	counter(w, "playground_sandbox_retries_total", "Runs run again on a fresh instance after theirs ran out of memory or ended under them.", s.Retries)
+	counter(w, "playground_sandbox_worker_exits_total", "Workers that ended on their own (killed from outside, say), and were replaced.", s.Exits)
 }
 
 func family(w io.Writer, name, kind, help string) {

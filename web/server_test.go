@@ -190,11 +190,27 @@ func TestMemoryLimitIsAResultAndTheServerGoesOn(t *testing.T) {
 	}
 }
 
-func TestCrashAnswers500AndTheServerGoesOn(t *testing.T) {
+// TestCrashIsAResultAndTheServerGoesOn: a guest that dies on every run is
+// run again once on a fresh worker, and then answered with a Result that
+// says the sandbox stopped: 200, never a server error.
+func TestCrashIsAResultAndTheServerGoesOn(t *testing.T) {
 	f := newFixture(t, wasmtest.BuildPackage(t, wasmtest.FaultGuestPackage), smallLimits(), nil)
-	wantError(t, f.do(http.MethodPost, "/api/run", `{"snippet":"crash"}`), http.StatusInternalServerError, "engine_crashed")
+	rec := f.do(http.MethodPost, "/api/run", `{"snippet":"crash"}`)
+	var res engine.Result
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &res) != nil {
+		t.Fatalf("%d %s, want 200 and a Result", rec.Code, rec.Body)
+	}
+	if res.Status != engine.StatusRejected || len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != wasm.CodeSandboxStopped {
+		t.Fatalf("Result %s, want rejected with %s", rec.Body, wasm.CodeSandboxStopped)
+	}
 	if rec := f.do(http.MethodPost, "/api/run", hello); rec.Code != http.StatusOK {
 		t.Fatalf("after a crash: %d %s", rec.Code, rec.Body)
+	}
+	m := f.do(http.MethodGet, "/metrics", "").Body.String()
+	for _, line := range []string{`playground_runs_total{status="rejected"} 1`, "playground_sandbox_crashes_total 1", "playground_sandbox_retries_total 1"} {
+		if !strings.Contains(m, line+"\n") {
+			t.Errorf("metrics lack %q:\n%s", line, m)
+		}
 	}
 }
 

@@ -3,10 +3,12 @@
 // exactly "spin" loops forever, "grow" allocates until memory runs out,
 // "crash" panics, and "hoard" keeps 12 MiB more of memory at each run, so
 // that a run of it on an instance that ran it before needs more memory
-// than one on a fresh instance. A snippet of "probe" reports, instead of a
-// Result, what the guest can see of the world (arguments, environment,
-// files, network, clock), so that tests can prove it sees nothing. Every
-// other request, and "hoard" once it is done, runs the real engine.
+// than one on a fresh instance. "slow" computes for a while (half a second
+// or so) before it answers, so that a test can kill a worker under it. A
+// snippet of "probe" reports, instead of a Result, what the guest can see
+// of the world (arguments, environment, files, network, clock), so that
+// tests can prove it sees nothing. Every other request, and "hoard" and
+// "slow" once they are done, runs the real engine.
 //
 // It exists for the tests of package wasm and the server; it is never served.
 package main
@@ -28,14 +30,21 @@ const (
 	Grow  = "grow"
 	Crash = "crash"
 	Hoard = "hoard"
+	Slow  = "slow"
 	Probe = "probe"
 )
 
 // hoardBytes is what each run of Hoard keeps.
 const hoardBytes = 12 << 20
 
+// slowSteps is how long Slow computes.
+const slowSteps = 1 << 29
+
 // sink keeps allocations reachable so that the collector cannot free them.
 var sink [][]byte
+
+// work keeps Slow's computation from being optimized away.
+var work uint64
 
 func init() { reactor.Serve(handle) }
 
@@ -59,6 +68,10 @@ func handle(req engine.Request) ([]byte, error) {
 			b[i] = 1
 		}
 		sink = append(sink, b)
+	case Slow:
+		for i := range uint64(slowSteps) {
+			work = work*31 + i
+		}
 	case Probe:
 		return probe()
 	}
