@@ -76,6 +76,8 @@ func TestStdPrograms(t *testing.T) {
 		{"unwrap none", `let x: Option<i32> = None; x.unwrap();`, "panic: called `Option::unwrap()` on a `None` value"},
 		// Pointers with value semantics.
 		{"box rc refcell", "use std::rc::Rc;\nuse std::cell::RefCell;\nfn main() { let b = Box::new(5); let r = Rc::new(RefCell::new(vec![1])); r.borrow_mut().push(2); println!(\"{} {:?} {}\", b, r.borrow(), *b + 1); }", "5 [1, 2] 6\n"},
+		{"rc refcell shared", "use std::rc::Rc;\nuse std::cell::RefCell;\nfn main() { let a = Rc::new(RefCell::new(0)); let b = Rc::clone(&a); *b.borrow_mut() += 5; let c = a.clone(); *c.borrow_mut() *= 2; println!(\"{} {:?}\", a.borrow(), b); }", "10 RefCell { value: 10 }\n"},
+		{"mutex guard", "use std::sync::{Arc, Mutex};\nfn main() { let m = Arc::new(Mutex::new(1)); let m2 = Arc::clone(&m); { let mut g = m2.lock().unwrap(); *g += 41; } println!(\"{} {:?}\", *m.lock().unwrap(), m); }", "42 Mutex { data: 42, poisoned: false, .. }\n"},
 		{"mutex", "use std::sync::{Arc, Mutex};\nfn main() { let m = Arc::new(Mutex::new(vec![1])); m.lock().unwrap().push(4); println!(\"{:?}\", m.lock().unwrap()); }", "[1, 4]\n"},
 	}
 	for _, c := range cases {

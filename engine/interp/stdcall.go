@@ -65,7 +65,7 @@ func (in *interp) stdResult(v value, err error, r, at source.Range) (value, *sig
 // isStd reports whether v is one of the values std adds to the language.
 func isStd(v value) bool {
 	switch dispatch.Deref(v).(type) {
-	case rstd.Char, rstd.CharRange, *rstd.Big, *rstd.Iter, *rstd.Map, *rstd.Set, *rstd.Entry, *rstd.FnRef:
+	case rstd.Char, rstd.CharRange, *rstd.Big, *rstd.Iter, *rstd.Map, *rstd.Set, *rstd.Entry, *rstd.FnRef, *rstd.Cell:
 		return true
 	}
 	return false

@@ -183,9 +183,22 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 				}
 			}
 		}
-	case "Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock":
+	case "RefCell", "Cell", "Mutex", "RwLock":
+		if name == "new" && len(args) == 1 {
+			return NewCell(typ, args[0]), true, nil
+		}
+		if name == "default" {
+			return NewCell(typ, unknown), true, nil
+		}
+		if name == "clone" && len(args) == 1 {
+			return dispatch.Deref(args[0]), true, nil
+		}
+	case "Box", "Rc", "Arc":
 		if name == "new" && len(args) == 1 {
 			return args[0], true, nil
+		}
+		if name == "strong_count" {
+			return usize(1), true, nil
 		}
 		if (name == "clone" || name == "from") && len(args) == 1 {
 			return dispatch.Deref(args[0]), true, nil
@@ -266,6 +279,12 @@ func HasFunctions(path []string) bool {
 // values without an order (or NaN).
 func Compare(a, b Value) (int, bool) {
 	a, b = dispatch.Deref(a), dispatch.Deref(b)
+	if c, isCell := a.(*Cell); isCell {
+		a = dispatch.Deref(c.Slot.V)
+	}
+	if c, isCell := b.(*Cell); isCell {
+		b = dispatch.Deref(c.Slot.V)
+	}
 	switch x := a.(type) {
 	case dispatch.Int:
 		if y, isInt := b.(dispatch.Int); isInt {

@@ -43,8 +43,9 @@
 // byte for byte), and insertion order is the one a reader expects.
 // BTreeMap and BTreeSet iterate sorted, as Rust's do.
 //
-// Box, Rc, Arc, RefCell, Cell and Mutex have value semantics: Box::new(x)
-// is x, borrow() and lock().unwrap() give the value back. Sharing a
-// RefCell between two Rc clones and mutating it through one is not
-// modelled.
+// Box, Rc and Arc are transparent (Box::new(x) is x). RefCell, Cell,
+// Mutex and RwLock are one shared slot (Cell): borrow_mut and
+// lock().unwrap() hand out the slot as a `&mut`, so a write through them
+// lands in the cell, and every clone of the Rc or Arc around one sees it.
+// Cloning a bare RefCell shares it too, where Rust would copy it.
 package rstd

@@ -549,6 +549,18 @@ func (w *debugWriter) value(v Value) {
 		w.enum(x)
 	case *Iter:
 		w.b.WriteString(x.Kind + " { .. }")
+	case *Cell:
+		// std's Debug of the cell types.
+		switch x.Kind {
+		case "Mutex", "RwLock":
+			w.b.WriteString(x.Kind + " { data: ")
+			w.value(x.Slot.V)
+			w.b.WriteString(", poisoned: false, .. }")
+		default:
+			w.b.WriteString(x.Kind + " { value: ")
+			w.value(x.Slot.V)
+			w.b.WriteString(" }")
+		}
 	case CharRange:
 		w.b.WriteString(charDebug(rune(*x.R.Lo)) + "..")
 		if x.R.Inclusive {

@@ -116,28 +116,17 @@ func Method(c Caller, call Call) (v Value, handled bool, err error) {
 		if p, isPtr := pointerMethod(recv, call.Name, call.Args); isPtr && len(call.Args) == 0 {
 			return p, true, nil
 		}
-		// Cell's get, set and replace, on the value in the Cell's place.
-		switch {
-		case call.Name == "get" && len(call.Args) == 0:
-			return recv, true, nil
-		case (call.Name == "set" || call.Name == "replace") && len(call.Args) == 1 && call.SetRecv != nil:
-			call.SetRecv(call.Args[0])
-			if call.Name == "replace" {
-				return recv, true, nil
-			}
-			return dispatch.Unit{}, true, nil
-		}
 	}
 	return nil, false, nil
 }
 
 // MutatesRecv reports whether a std method may replace its receiver (a
-// String's push_str, an Option's take, a Cell's set): the evaluator then
+// String's push_str, an Option's take): the evaluator then
 // passes Call.SetRecv.
 func MutatesRecv(name string) bool {
 	switch name {
 	case "push_str", "push", "clear", "insert", "insert_str", "truncate", "pop", "take", "replace", "get_or_insert",
-		"get_or_insert_with", "set", "remove":
+		"get_or_insert_with", "remove":
 		return true
 	}
 	return false
@@ -151,7 +140,7 @@ func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, CharRange, *Iter, *Map, *Set, *Entry, *dispatch.Enum:
+		*dispatch.Range, CharRange, *Iter, *Map, *Set, *Entry, *Cell, *dispatch.Enum:
 		return true
 	}
 	return false
@@ -201,6 +190,8 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 		return setMethod(c, x, call)
 	case *Entry:
 		return entryMethod(c, x, call)
+	case *Cell:
+		return cellMethod(x, call)
 	case *dispatch.Enum:
 		return optionResultMethod(c, x, call)
 	case dispatch.Tuple, dispatch.Unit:
