@@ -40,10 +40,13 @@ type Array struct {
 // Tuple is `(a, b)`.
 type Tuple []Value
 
-// Range is `lo..hi` / `lo..=hi`; nil bounds are open.
+// Range is `lo..hi` / `lo..=hi`; nil bounds are open. Suffix is the
+// integer type of its bounds ("usize" for `0..v.len()`), empty when no
+// bound names one.
 type Range struct {
 	Lo, Hi    *int64
 	Inclusive bool
+	Suffix    string
 }
 
 // Enum is a value of a Rust enum or a struct-like constructor the playground

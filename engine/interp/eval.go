@@ -805,6 +805,9 @@ func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
 		*side.dst = &n
 		_, isChar := dispatch.Deref(v).(rstd.Char)
 		chars = isChar
+		if i, ok := dispatch.Deref(v).(dispatch.Int); ok && i.Suffix != "" {
+			r.Suffix = i.Suffix
+		}
 	}
 	if chars && r.Lo != nil && r.Hi != nil {
 		return rstd.CharRange{R: r}, nil
@@ -934,7 +937,7 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		if x.Hi != nil {
 			hi = *x.Hi
 		}
-		suffix := ""
+		suffix := x.Suffix
 		for i := *x.Lo; i < hi || (x.Inclusive && i == hi); i++ {
 			if end, pass := iter(dispatch.Int{V: i, Suffix: suffix}); end {
 				return dispatch.Unit{}, pass

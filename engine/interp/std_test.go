@@ -41,6 +41,8 @@ func TestStdPrograms(t *testing.T) {
 		{"checked wrapping", `let a: u8 = 200; println!("{:?} {} {} {:?}", a.checked_mul(2), a.wrapping_mul(2), a.saturating_mul(2), a.overflowing_add(100));`, "None 144 255 (44, true)\n"},
 		{"casts", `println!("{} {} {} {}", -1i32 as u8, 300.5f64 as u8, f64::NAN as i32, (255u8 as i8));`, "255 255 0 -1\n"},
 		{"negate overflow", `let m = i32::MIN; let n = -m;`, "panic: attempt to negate with overflow"},
+		{"usize range underflow", `let v = vec![1, 2, 3]; for i in 0..v.len() { println!("{}", v[i] - v[i - 1]); }`, "panic: attempt to subtract with overflow"},
+		{"typed range", `let s: u8 = (250u8..=255).map(|x| x - 250).sum(); println!("{s}");`, "15\n"},
 		{"divide by zero", `let z = 0; println!("{}", 10 / z);`, "panic: attempt to divide by zero"},
 		// Floats.
 		{"f32 arithmetic", `let a = 0.1f32; let b = 0.2f32; println!("{} {:?} {}", a + b, 1.0f32 / 3.0, 0.1 + 0.2);`, "0.3 0.33333334 0.30000000000000004\n"},

@@ -111,7 +111,7 @@ func rangeIter(c Caller, r *dispatch.Range) (*Iter, bool) {
 			} else {
 				lo++
 			}
-			return dispatch.Int{V: v}, true, nil
+			return dispatch.Int{V: v, Suffix: r.Suffix}, true, nil
 		},
 		back: func() (Value, bool, error) {
 			if done {
@@ -126,7 +126,7 @@ func rangeIter(c Caller, r *dispatch.Range) (*Iter, bool) {
 			} else {
 				hi--
 			}
-			return dispatch.Int{V: v}, true, nil
+			return dispatch.Int{V: v, Suffix: r.Suffix}, true, nil
 		}}, true
 }
 
