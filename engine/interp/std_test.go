@@ -76,6 +76,7 @@ func TestStdPrograms(t *testing.T) {
 		{"take", `let mut x = Some(2); let y = x.take(); println!("{:?} {:?}", x, y);`, "None Some(2)\n"},
 		{"expect panic", `let x: Option<i32> = None; x.expect("need a value");`, "panic: need a value"},
 		{"unwrap none", `let x: Option<i32> = None; x.unwrap();`, "panic: called `Option::unwrap()` on a `None` value"},
+		{"std functions", "use std::mem;\nuse std::cmp::max;\nfn main() { let mut a = 1; let mut b = 2; mem::swap(&mut a, &mut b); let mut v = vec![1]; let old = std::mem::take(&mut v); let r = mem::replace(&mut a, 9); println!(\"{a} {b} {:?} {:?} {r} {}\", v, old, max(3, 7)); let words: Vec<String> = vec![\"x\", \"y\"].into_iter().map(String::from).collect(); let oks: Vec<i32> = vec![\"1\", \"z\", \"3\"].iter().map(|s| s.parse::<i32>()).filter_map(Result::ok).collect(); println!(\"{:?} {:?} {}\", words, oks, \"ab1\".chars().filter(char::is_ascii_digit).count()); }", "9 1 [] [1] 2 7\n[\"x\", \"y\"] [1, 3] 1\n"},
 		// Pointers with value semantics.
 		{"box rc refcell", "use std::rc::Rc;\nuse std::cell::RefCell;\nfn main() { let b = Box::new(5); let r = Rc::new(RefCell::new(vec![1])); r.borrow_mut().push(2); println!(\"{} {:?} {}\", b, r.borrow(), *b + 1); }", "5 [1, 2] 6\n"},
 		{"rc refcell shared", "use std::rc::Rc;\nuse std::cell::RefCell;\nfn main() { let a = Rc::new(RefCell::new(0)); let b = Rc::clone(&a); *b.borrow_mut() += 5; let c = a.clone(); *c.borrow_mut() *= 2; println!(\"{} {:?}\", a.borrow(), b); }", "10 RefCell { value: 10 }\n"},

@@ -212,3 +212,60 @@ func (in *interp) userIter(x *dispatch.Enum, r source.Range) (*rstd.Iter, bool) 
 		return v, nil
 	}), true
 }
+
+// memFunction is std::mem's swap, replace and take: they write through
+// their `&mut` arguments, which the evaluator holds as the places the
+// call names (`&mut a`).
+func (in *interp) memFunction(name string, args []value, e *syntax.CallExpr) (value, bool, *signal) {
+	place := func(i int) (syntax.Expr, bool) {
+		if i >= len(e.Args) {
+			return nil, false
+		}
+		if u, ok := e.Args[i].(*syntax.UnaryExpr); ok && u.Op == "&mut" && isPlace(u.X) {
+			return u.X, true
+		}
+		if isPlace(e.Args[i]) {
+			return &syntax.UnaryExpr{Op: "*", X: e.Args[i], Range: e.Args[i].Span()}, true
+		}
+		return nil, false
+	}
+	for _, a := range args {
+		if isUnknown(a) {
+			return unknown, true, nil
+		}
+	}
+	switch name {
+	case "swap":
+		a, ok1 := place(0)
+		b, ok2 := place(1)
+		if !ok1 || !ok2 || len(args) != 2 {
+			return nil, false, nil
+		}
+		x, y := dispatch.Deref(args[0]), dispatch.Deref(args[1])
+		if sig := in.store(a, y); sig != nil {
+			return nil, true, sig
+		}
+		return dispatch.Unit{}, true, in.store(b, x)
+	case "replace", "take":
+		dst, ok := place(0)
+		if !ok {
+			return nil, false, nil
+		}
+		old := dispatch.Deref(args[0])
+		var v value
+		if name == "replace" {
+			if len(args) != 2 {
+				return nil, false, nil
+			}
+			v = args[1]
+		} else {
+			v = rstd.DefaultLike(old)
+		}
+		return old, true, in.store(dst, v)
+	case "drop", "forget":
+		return dispatch.Unit{}, true, nil
+	case "size_of", "align_of":
+		return nil, false, nil
+	}
+	return nil, false, nil
+}

@@ -89,6 +89,11 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		_ = code
 		return nil, true, stop
 	}
+	if len(path) >= 2 && path[len(path)-2] == "mem" {
+		if v, handled, sig := in.memFunction(path[len(path)-1], args, e); handled {
+			return v, true, sig
+		}
+	}
 	if rstd.HasFunctions(path) {
 		v, handled, err := rstd.Function(&stdCaller{in: in, r: e.Range}, path, args)
 		if handled {

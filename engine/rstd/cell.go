@@ -68,8 +68,11 @@ func cellMethod(c *Cell, call Call) (Value, bool, error) {
 	return nil, false, nil
 }
 
-// defaultLike is Default::default() of the type of v.
-func defaultLike(v Value) Value {
+// defaultLike is DefaultLike.
+func defaultLike(v Value) Value { return DefaultLike(v) }
+
+// DefaultLike is Default::default() of the type of v (std::mem::take).
+func DefaultLike(v Value) Value {
 	switch x := dispatch.Deref(v).(type) {
 	case dispatch.Int:
 		return dispatch.Int{Suffix: x.Suffix}

@@ -257,6 +257,22 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 	if (typ == "f32" || typ == "f64") && len(args) >= 1 {
 		return Method(c, Call{Recv: withType(dispatch.Deref(args[0]), typ), Name: name, Args: args[1:]})
 	}
+	if typ == "cmp" && len(args) == 2 && (name == "max" || name == "min") {
+		o, known := Compare(args[0], args[1])
+		if !known {
+			return nil, false, nil
+		}
+		// std::cmp::max returns the second of equal values, min the first.
+		if (name == "max") == (o > 0) {
+			return args[0], true, nil
+		}
+		return args[1], true, nil
+	}
+	if len(args) >= 1 && HasFunctions(path) {
+		// A method through its type's path, or used as a value:
+		// `char::is_alphabetic(c)`, `.filter_map(Result::ok)`.
+		return Method(c, Call{Recv: args[0], Name: name, Args: args[1:]})
+	}
 	return nil, false, nil
 }
 
@@ -266,10 +282,15 @@ func HasFunctions(path []string) bool {
 	if len(path) < 2 {
 		return false
 	}
+	name := path[len(path)-1]
 	switch typ := path[len(path)-2]; typ {
 	case "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "String", "Box", "Rc", "Arc", "RefCell", "Cell",
-		"Mutex", "RwLock", "char", "f32", "f64":
+		"Mutex", "RwLock", "char", "f32", "f64", "str", "cmp", "mem":
 		return true
+	case "Option", "Result", "Iterator", "Ord", "PartialOrd", "Clone", "ToString":
+		// Option::unwrap and Result::ok are functions; Option::Some is
+		// a variant.
+		return name != "" && name[0] >= 'a' && name[0] <= 'z'
 	default:
 		return IsIntType(typ)
 	}
