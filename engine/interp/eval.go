@@ -188,8 +188,15 @@ func typedLiteral(v value, declared string) value {
 		}
 	case dispatch.Float:
 		if x.Suffix == "" && (declared == "f32" || declared == "f64") {
-			x.Suffix = declared
-			return x
+			return rstd.WithType(x, declared)
+		}
+	case *dispatch.Array:
+		// `let v: Vec<f32> = vec![0.1, 0.2];`: the elements take the
+		// element type.
+		if elem, ok := rstd.ElemType(declared); ok {
+			for i, el := range x.Elems {
+				x.Elems[i] = typedLiteral(el, elem)
+			}
 		}
 	}
 	return v
@@ -540,7 +547,7 @@ func (in *interp) literal(e *syntax.LitExpr) value {
 	case syntax.FloatLit:
 		text := strings.ReplaceAll(strings.TrimSuffix(e.Text, e.Suffix), "_", "")
 		f, _ := strconv.ParseFloat(text, 64)
-		return dispatch.Float{V: f, Suffix: e.Suffix}
+		return rstd.WithType(dispatch.Float{V: f}, e.Suffix)
 	case syntax.CharLit:
 		if r := []rune(e.Value); len(r) == 1 {
 			return rstd.Char(r[0])

@@ -46,6 +46,7 @@ func TestStdPrograms(t *testing.T) {
 		{"divide by zero", `let z = 0; println!("{}", 10 / z);`, "panic: attempt to divide by zero"},
 		// Floats.
 		{"f32 arithmetic", `let a = 0.1f32; let b = 0.2f32; println!("{} {:?} {}", a + b, 1.0f32 / 3.0, 0.1 + 0.2);`, "0.3 0.33333334 0.30000000000000004\n"},
+		{"f32 typed by context", `let a: f32 = 0.1; let v: Vec<f32> = vec![0.2, 0.7]; println!("{} {} {:?} {}", a + v[0], v[0] + v[1] * 3.0, v, v[0] as f64);`, "0.3 2.3 [0.2, 0.7] 0.20000000298023224\n"},
 		{"f32 methods", `let x: f32 = 2.0; println!("{} {} {}", x.sqrt(), x.powi(3), std::f32::consts::PI);`, "1.4142135 8 3.1415927\n"},
 		// Strings and chars.
 		{"str methods", `let s = "  Hello, World  "; let t = s.trim(); println!("{} {} {} {:?}", t.len(), t.to_uppercase(), t.replace("l", "L"), t.split(", ").collect::<Vec<_>>());`, "12 HELLO, WORLD HeLLo, WorLd [\"Hello\", \"World\"]\n"},

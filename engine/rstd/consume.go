@@ -269,7 +269,7 @@ func withType(v Value, typ string) Value {
 		return x
 	case dispatch.Float:
 		if x.Suffix == "" && (typ == "f32" || typ == "f64") {
-			x.Suffix = typ
+			return round(x.V, typ)
 		}
 		return x
 	}

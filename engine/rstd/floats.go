@@ -2,6 +2,7 @@ package rstd
 
 import (
 	"math"
+	"strings"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
 )
@@ -19,6 +20,11 @@ func round(v float64, suffix string) dispatch.Float {
 
 // FloatBinary computes op on two floats of one type.
 func FloatBinary(op string, a, b float64, suffix string) (Value, bool) {
+	if suffix == "f32" {
+		// An operand typed by its context (an unsuffixed literal) is
+		// an f32 too.
+		a, b = float64(float32(a)), float64(float32(b))
+	}
 	switch op {
 	case "+":
 		return round(a+b, suffix), true
@@ -319,4 +325,27 @@ func boolMethod(x dispatch.Bool, call Call) (Value, bool, error) {
 		}
 	}
 	return nil, false, nil
+}
+
+// WithType gives a number the type its context names: an unsuffixed
+// literal in `let x: f32 = 0.1;` is the f32 nearest 0.1.
+func WithType(v Value, typ string) Value { return withType(v, typ) }
+
+// ElemType is the element type of a declared array, slice or Vec type
+// (`Vec<f32>`, `[u8; 4]`, `&[i64]`).
+func ElemType(declared string) (string, bool) {
+	t := strings.TrimSpace(declared)
+	t = strings.TrimPrefix(t, "&")
+	t = strings.TrimSpace(strings.TrimPrefix(t, "mut "))
+	switch {
+	case strings.HasPrefix(t, "Vec<") && strings.HasSuffix(t, ">"):
+		return strings.TrimSpace(t[4 : len(t)-1]), true
+	case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
+		inner := t[1 : len(t)-1]
+		if i := strings.LastIndex(inner, ";"); i >= 0 {
+			inner = inner[:i]
+		}
+		return strings.TrimSpace(inner), true
+	}
+	return "", false
 }
