@@ -228,6 +228,9 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 	if IsIntType(typ) {
 		switch name {
 		case "from_str_radix":
+			if len(args) != 2 {
+				return nil, false, nil
+			}
 			s, isStr := dispatch.Deref(args[0]).(dispatch.Str)
 			radix, isInt := intArg(args, 1)
 			if len(args) == 2 && isStr && isInt {

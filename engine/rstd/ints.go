@@ -546,6 +546,13 @@ func integerMethod(x Value, call Call) (Value, bool, error) {
 				return nil, false, nil
 			}
 		}
+		shiftOK := true
+		if op == "<<" || op == ">>" {
+			// The amount wraps to the width (wrapping_shl); out of
+			// range, checked_shl is None and overflowing_shl says so.
+			shiftOK = b.Sign() >= 0 && b.Cmp(big.NewInt(int64(t.Bits))) < 0
+			b = new(big.Int).Mod(b, big.NewInt(int64(t.Bits)))
+		}
 		r, err := exactOp(op, n, b, t)
 		if err != nil { // division by zero
 			if prefix == "checked_" {
@@ -555,10 +562,7 @@ func integerMethod(x Value, call Call) (Value, bool, error) {
 		}
 		inRange := fits(r, t)
 		if op == "<<" || op == ">>" {
-			inRange = b.Sign() >= 0 && b.Cmp(big.NewInt(int64(t.Bits))) < 0
-			if !inRange {
-				r, _ = exactOp(op, n, new(big.Int).Mod(b, big.NewInt(int64(t.Bits))), t)
-			}
+			inRange = shiftOK
 		}
 		switch prefix {
 		case "checked_":

@@ -70,8 +70,8 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 	}
 	args := call.Args
 	var f Value
-	if len(args) >= 1 && isFn(args[len(args)-1]) {
-		f = args[len(args)-1]
+	if len(args) == 1 && isFn(args[0]) {
+		f = args[0]
 	}
 	wrap := func(v Value) Value { return &dispatch.Enum{Type: e.Type, Variant: e.Variant, Fields: []Value{v}} }
 	switch call.Name {
@@ -164,7 +164,7 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 		}
 		return r, true, nil
 	case "map_or", "map_or_else":
-		if len(args) != 2 {
+		if len(args) != 2 || !isFn(args[1]) || (call.Name == "map_or_else" && !isFn(args[0])) {
 			return nil, false, nil
 		}
 		if good {
@@ -195,7 +195,10 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 			return args[0], true, nil
 		}
 	case "xor":
-		if o, isEnum := dispatch.Deref(args[0]).(*dispatch.Enum); isEnum && len(args) == 1 {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		if o, isEnum := dispatch.Deref(args[0]).(*dispatch.Enum); isEnum {
 			og := o.Variant == "Some"
 			switch {
 			case good && !og:
@@ -206,7 +209,7 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 			return none(), true, nil
 		}
 	case "ok_or", "ok_or_else":
-		if !isOption || len(args) != 1 {
+		if !isOption || len(args) != 1 || (call.Name == "ok_or_else" && !isFn(args[0])) {
 			return nil, false, nil
 		}
 		if good {
@@ -272,7 +275,10 @@ func optionResultMethod(c Caller, e *dispatch.Enum, call Call) (Value, bool, err
 		}
 		return inner, true, nil
 	case "zip":
-		if o, isEnum := dispatch.Deref(args[0]).(*dispatch.Enum); isEnum && len(args) == 1 {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		if o, isEnum := dispatch.Deref(args[0]).(*dispatch.Enum); isEnum {
 			if good && o.Variant == "Some" && len(o.Fields) == 1 {
 				return some(dispatch.Tuple{inner, o.Fields[0]}), true, nil
 			}

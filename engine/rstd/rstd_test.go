@@ -21,7 +21,12 @@ func (goFn) TypeName() string { return "closure" }
 
 var errBudget = errors.New("budget")
 
-func (c *testCaller) Call(fn Value, args []Value) (Value, error) { return fn.(goFn)(args), nil }
+func (c *testCaller) Call(fn Value, args []Value) (Value, error) {
+	if f, ok := fn.(goFn); ok {
+		return f(args), nil
+	}
+	return dispatch.Unknown{}, nil // the evaluator's answer for what it cannot call
+}
 func (c *testCaller) Step() error {
 	c.steps++
 	if c.limit > 0 && c.steps > c.limit {

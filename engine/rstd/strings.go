@@ -287,6 +287,9 @@ func strMethod(c Caller, x dispatch.Str, call Call) (Value, bool, error) {
 		if !isInt {
 			return nil, false, nil
 		}
+		if n < 0 {
+			return nil, false, nil
+		}
 		if n < int64(len(s)) {
 			return set(s[:n])
 		}
@@ -301,7 +304,10 @@ func strMethod(c Caller, x dispatch.Str, call Call) (Value, bool, error) {
 		}
 		return some(Char(r)), true, nil
 	case "get":
-		if r, isRange := dispatch.Deref(args[0]).(*dispatch.Range); isRange && len(args) == 1 {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		if r, isRange := dispatch.Deref(args[0]).(*dispatch.Range); isRange {
 			lo, hi := bounds(r, len(s))
 			if lo < 0 || lo > hi || hi > int64(len(s)) {
 				return none(), true, nil
@@ -532,6 +538,9 @@ func charMethod(x Char, call Call) (Value, bool, error) {
 	case "len_utf8":
 		return usize(utf8.RuneLen(r)), true, nil
 	case "eq_ignore_ascii_case":
+		if len(call.Args) != 1 {
+			return nil, false, nil
+		}
 		if o, isChar := dispatch.Deref(call.Args[0]).(Char); isChar {
 			return dispatch.Bool(strings.EqualFold(string(r), string(rune(o)))), true, nil
 		}

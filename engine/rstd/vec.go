@@ -185,7 +185,10 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 			}
 			return some(x.Elems[i]), true, nil
 		}
-		if r, isRange := dispatch.Deref(args[0]).(*dispatch.Range); isRange && len(args) == 1 {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		if r, isRange := dispatch.Deref(args[0]).(*dispatch.Range); isRange {
 			lo, hi := bounds(r, n)
 			if lo < 0 || lo > hi || hi > int64(n) {
 				return none(), true, nil
