@@ -42,12 +42,12 @@ type runner interface {
 
 // instance is one guest module. It is used by one goroutine at a time.
 type instance struct {
-	mod                     api.Module
-	runRequest, alloc, free api.Function
-	stack                   []uint64 // reused for CallWithStack, so a call allocates nothing
-	inPtr, inCap            uint32   // the request buffer, reused across runs
-	stderr                  *headWriter
-	calls                   int // since the warm-up
+	mod                              api.Module
+	runRequest, runJSON, alloc, free api.Function
+	stack                            []uint64 // reused for CallWithStack, so a call allocates nothing
+	inPtr, inCap                     uint32   // the request buffer, reused across runs
+	stderr                           *headWriter
+	calls                            int // since the warm-up
 }
 
 // instantiate starts an instance whose memory is capped at pages.
@@ -66,6 +66,7 @@ func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.Compile
 	in := &instance{
 		mod:        mod,
 		runRequest: mod.ExportedFunction(abi.ExportRunRequest),
+		runJSON:    mod.ExportedFunction(abi.ExportRun),
 		alloc:      mod.ExportedFunction(abi.ExportAlloc),
 		free:       mod.ExportedFunction(abi.ExportFree),
 		stack:      make([]uint64, 3),
@@ -90,6 +91,9 @@ func instantiate(ctx context.Context, rt wazero.Runtime, compiled wazero.Compile
 func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error) {
 	in.calls++
 	in.stderr.Reset()
+	if abi.NeedsJSON(req) {
+		return in.callJSON(ctx, req)
+	}
 	size := len(req.Config) + len(req.Snippet)
 	if size > math.MaxUint32/2 {
 		return nil, fmt.Errorf("%w: a request of %d bytes", abi.ErrBadRequest, size)
@@ -103,6 +107,41 @@ func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error
 	}
 	in.stack[0], in.stack[1], in.stack[2] = uint64(in.inPtr), uint64(len(req.Config)), uint64(len(req.Snippet))
 	if err := in.runRequest.CallWithStack(ctx, in.stack); err != nil {
+		return nil, err
+	}
+	if in.stack[0] == 0 {
+		return nil, errNoResult
+	}
+	ptr, n := abi.Unpack(in.stack[0])
+	view, ok := mem.Read(ptr, n)
+	if !ok {
+		return nil, fmt.Errorf("result at %#x+%d is outside guest memory", ptr, n)
+	}
+	return bytes.Clone(view), nil
+}
+
+// callJSON runs a Request of contract version 2 through the run export,
+// which reads the whole Request as JSON.
+func (in *instance) callJSON(ctx context.Context, req engine.Request) ([]byte, error) {
+	if in.runJSON == nil {
+		return nil, fmt.Errorf("%w: this engine.wasm has no %s export for a request with files or an entry", abi.ErrBadRequest, abi.ExportRun)
+	}
+	body, err := abi.EncodeRequest(req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", abi.ErrBadRequest, err)
+	}
+	if len(body) > math.MaxUint32/2 {
+		return nil, fmt.Errorf("%w: a request of %d bytes", abi.ErrBadRequest, len(body))
+	}
+	if err := in.reserve(ctx, uint32(len(body))); err != nil {
+		return nil, err
+	}
+	mem := in.mod.Memory()
+	if !mem.Write(in.inPtr, body) {
+		return nil, fmt.Errorf("request buffer at %#x is outside guest memory", in.inPtr)
+	}
+	in.stack[0], in.stack[1] = uint64(in.inPtr), uint64(len(body))
+	if err := in.runJSON.CallWithStack(ctx, in.stack); err != nil {
 		return nil, err
 	}
 	if in.stack[0] == 0 {

@@ -21,11 +21,22 @@ func exampleRequests(t testing.TB) map[string]engine.Request {
 	}
 	reqs := map[string]engine.Request{}
 	for _, ex := range all {
-		reqs[ex.Name] = engine.Request{Config: ex.Config, Snippet: ex.Snippet}
+		reqs[ex.Name] = engine.Request{Config: ex.Config, Snippet: ex.Snippet, Entry: ex.Entry}
 		if ex.HasFix {
-			reqs[ex.Name+"/fixed"] = engine.Request{Config: ex.FixedConfig, Snippet: ex.FixedSnippet}
+			reqs[ex.Name+"/fixed"] = engine.Request{Config: ex.FixedConfig, Snippet: ex.FixedSnippet, Entry: ex.Entry}
 		}
 	}
+	// Requests of contract version 2: a crate of several files, run as its
+	// binary and as its tests.
+	crate := map[string]string{
+		"src/lib.rs":   "pub mod model;\n",
+		"src/model.rs": "use burn::tensor::{Device, Tensor};\npub fn input(d: &Device) -> Tensor<2> { Tensor::<2>::ones([2, 2], d) }\n",
+	}
+	config := "[package]\nname = \"my-app\"\nversion = \"0.1.0\"\n\n[dependencies]\nburn = \"0.22\"\n"
+	reqs["crate/bin"] = engine.Request{Config: config, Files: crate, Entry: "src/bin/train.rs",
+		Snippet: "use burn::tensor::Device;\nfn main() { let x = my_app::model::input(&Device::default()); let y = x.reshape([3]); }\n"}
+	reqs["crate/tests"] = engine.Request{Config: config, Files: crate, Entry: engine.EntryTests,
+		Snippet: "#[cfg(test)]\nmod tests {\n    #[test]\n    fn shape() { let x = my_app::model::input(&Default::default()); assert_eq!(x.dims(), [2, 3]); }\n}\nfn main() {}\n"}
 	return reqs
 }
 

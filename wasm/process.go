@@ -139,7 +139,15 @@ func (p *process) call(ctx context.Context, req engine.Request) ([]byte, error) 
 }
 
 func (p *process) exchange(req engine.Request) (kind byte, n uint32, payload []byte, err error) {
-	if err := writeMessage(p.w, msgRun, uint32(len(req.Config)), []byte(req.Config), []byte(req.Snippet)); err != nil {
+	if abi.NeedsJSON(req) {
+		body, err := abi.EncodeRequest(req)
+		if err != nil {
+			return 0, 0, nil, fmt.Errorf("%w: %v", abi.ErrBadRequest, err)
+		}
+		if err := writeMessage(p.w, msgRunJSON, 0, body); err != nil {
+			return 0, 0, nil, err
+		}
+	} else if err := writeMessage(p.w, msgRun, uint32(len(req.Config)), []byte(req.Config), []byte(req.Snippet)); err != nil {
 		return 0, 0, nil, err
 	}
 	kind, n, payload, err = readMessage(p.r, p.buf)

@@ -37,14 +37,15 @@ import (
 // and WorkerProtocol its value: the version of the protocol.
 const (
 	WorkerEnv      = "DISPATCH_PLAYGROUND_SANDBOX_WORKER"
-	WorkerProtocol = "2"
+	WorkerProtocol = "3"
 )
 
 // Kinds of messages.
 const (
 	// parent to worker
-	msgStart byte = 'S' // number: memory pages; payload: cache dir, NUL, resource limits (encodeRlimits), NUL, module
-	msgRun   byte = 'R' // number: length of the config; payload: config then snippet
+	msgStart   byte = 'S' // number: memory pages; payload: cache dir, NUL, resource limits (encodeRlimits), NUL, module
+	msgRun     byte = 'R' // number: length of the config; payload: config then snippet
+	msgRunJSON byte = 'J' // payload: a Request of contract version 2 as JSON (abi.NeedsJSON)
 	// worker to parent
 	msgReady      byte = 'Y' // number: memory pages
 	msgResult     byte = 'O' // number: memory pages; payload: Result JSON
@@ -160,10 +161,20 @@ func serveWorker(stdin io.Reader, stdout, stderr io.Writer) int {
 		if cap(payload) > cap(buf) {
 			buf = payload
 		}
-		if kind != msgRun || int64(configLen) > int64(len(payload)) {
+		var req engine.Request
+		switch {
+		case kind == msgRunJSON:
+			if req, err = abi.DecodeRequest(payload); err != nil {
+				if werr := writeMessage(w, msgBadRequest, 0, []byte(err.Error())); werr != nil {
+					return fail(werr)
+				}
+				continue
+			}
+		case kind == msgRun && int64(configLen) <= int64(len(payload)):
+			req = engine.Request{Config: string(payload[:configLen]), Snippet: string(payload[configLen:])}
+		default:
 			return fail(fmt.Errorf("unexpected message %q", kind))
 		}
-		req := engine.Request{Config: string(payload[:configLen]), Snippet: string(payload[configLen:])}
 		out, err := in.call(ctx, req)
 		switch {
 		case err == nil:

@@ -78,3 +78,10 @@ func Encode(res engine.Result) ([]byte, error) {
 func EncodeRequest(req engine.Request) ([]byte, error) {
 	return json.Marshal(req)
 }
+
+// NeedsJSON tells a Request that the two-text export run_request cannot
+// carry: one of contract version 2, with an entry or files. Such a Request
+// goes to the run export as JSON.
+func NeedsJSON(req engine.Request) bool {
+	return req.Entry != "" || len(req.Files) > 0
+}
