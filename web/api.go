@@ -56,6 +56,16 @@ func (s *Server) checkRequest(req engine.Request) error {
 		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeSnippetTooLarge,
 			Message: fmt.Sprintf("the snippet is %d bytes, more than the limit of %d", len(req.Snippet), s.cfg.Limits.SnippetBytes)}
 	}
+	// A crate's files count against the same limit as its snippet.
+	size := len(req.Snippet)
+	for _, text := range req.Files {
+		size += len(text)
+	}
+	if size > s.cfg.Limits.SnippetBytes {
+		s.metrics.refuse(limitSnippet)
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeSnippetTooLarge,
+			Message: fmt.Sprintf("the crate's files are %d bytes, more than the limit of %d", size, s.cfg.Limits.SnippetBytes)}
+	}
 	return nil
 }
 
