@@ -979,6 +979,7 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 				return dispatch.Unit{}, sig
 			}
 			if end, pass := iter(el); end {
+				it.Close()
 				return dispatch.Unit{}, pass
 			}
 		}

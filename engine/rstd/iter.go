@@ -18,6 +18,16 @@ type Iter struct {
 	back func() (Value, bool, error)
 	// peek looks at the next element without pulling it (Peekable).
 	peek func() (Value, bool, error)
+	// done finishes an iterator a loop left early (iter_mut writes its
+	// last element back); nil when there is nothing to finish.
+	done func()
+}
+
+// Close finishes an iterator a `for` loop left with break or return.
+func (it *Iter) Close() {
+	if it.done != nil {
+		it.done()
+	}
 }
 
 func (it *Iter) TypeName() string { return it.Kind + "<_>" }

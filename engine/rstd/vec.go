@@ -780,7 +780,7 @@ func mutIter(c Caller, x *dispatch.Array) *Iter {
 		}
 		slot = nil
 	}
-	return &Iter{Kind: "IterMut", next: func() (Value, bool, error) {
+	return &Iter{Kind: "IterMut", done: writeBack, next: func() (Value, bool, error) {
 		writeBack()
 		if i >= len(x.Elems) {
 			return nil, false, nil
