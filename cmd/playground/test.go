@@ -69,6 +69,10 @@ func readTestProgram(path, configPath string) (engine.Request, error) {
 	if configPath != "" {
 		return engine.Request{}, usageError("--config applies to a .rs file; the folder %s has its own Cargo.toml", path)
 	}
+	if _, err := os.Stat(filepath.Join(path, "src", "main.rs")); err == nil {
+		// The binary's crate, with every module file and the library.
+		return readCrate(path, "", "")
+	}
 	config, err := os.ReadFile(filepath.Join(path, "Cargo.toml"))
 	if err != nil {
 		return engine.Request{}, usageError("%s is not a crate: %v", path, err)

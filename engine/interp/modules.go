@@ -23,6 +23,9 @@ type module struct {
 	// package's library, as its binaries see it): `crate::` inside it
 	// names it.
 	crate bool
+	// linked is set inside such a crate: a test build of the binary
+	// builds it as `cargo run` does, without cfg(test).
+	linked bool
 
 	fns     map[string]*syntax.FnDecl
 	types   map[string]*syntax.StructDecl
@@ -92,8 +95,12 @@ const maxResolveDepth = 32
 // declareIn records items in m, building the tree of inline modules.
 func (in *interp) declareIn(m *module, items []syntax.Item) {
 	in.lookups = nil
+	build := in.build
+	if m.linked {
+		build = build.Test(false)
+	}
 	for _, it := range items {
-		if !in.compiled(itemAttrs(it)) {
+		if !build.Compiled(itemAttrs(it)) {
 			continue
 		}
 		switch it := it.(type) {
@@ -141,6 +148,7 @@ func (in *interp) declareIn(m *module, items []syntax.Item) {
 				child.crate = true
 				put(&in.crates, it.Name, child)
 			}
+			child.linked = m.linked || it.Crate
 			in.declareIn(child, it.Items)
 		}
 	}

@@ -100,7 +100,9 @@ func (in *interp) collectTests(items []syntax.Item, prefix string, out *[]TestCa
 	for _, it := range items {
 		switch it := it.(type) {
 		case *syntax.ModDecl:
-			if it.Inline && in.compiled(it.Attrs) {
+			// The package's library linked into a binary is built as for
+			// `cargo run`: its tests are its own harness's, not this one's.
+			if it.Inline && !it.Crate && in.compiled(it.Attrs) {
 				in.collectTests(it.Items, prefix+it.Name+"::", out)
 			}
 		case *syntax.FnDecl:
