@@ -164,6 +164,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 			}
 			return dispatch.Unit{}, nil
 		}
+		in.checkLetPattern(s, v)
 		in.bindPattern(s.Pat, in.copyOnBind(v))
 		return dispatch.Unit{}, nil
 	case *syntax.ExprStmt:
@@ -1056,6 +1057,7 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
+	in.checkMatch(e, v)
 	for _, arm := range e.Arms {
 		if !in.build.Compiled(arm.Attrs) {
 			continue
