@@ -106,14 +106,20 @@ func (in *instance) call(ctx context.Context, req engine.Request) ([]byte, error
 		return nil, fmt.Errorf("request buffer at %#x is outside guest memory", in.inPtr)
 	}
 	in.stack[0], in.stack[1], in.stack[2] = uint64(in.inPtr), uint64(len(req.Config)), uint64(len(req.Snippet))
-	if err := in.runRequest.CallWithStack(ctx, in.stack); err != nil {
+	return in.invoke(ctx, in.runRequest)
+}
+
+// invoke calls a run export whose arguments are on in.stack and returns a
+// copy of the Result JSON it packed into its one result.
+func (in *instance) invoke(ctx context.Context, run api.Function) ([]byte, error) {
+	if err := run.CallWithStack(ctx, in.stack); err != nil {
 		return nil, err
 	}
 	if in.stack[0] == 0 {
 		return nil, errNoResult
 	}
 	ptr, n := abi.Unpack(in.stack[0])
-	view, ok := mem.Read(ptr, n)
+	view, ok := in.mod.Memory().Read(ptr, n)
 	if !ok {
 		return nil, fmt.Errorf("result at %#x+%d is outside guest memory", ptr, n)
 	}
@@ -141,18 +147,7 @@ func (in *instance) callJSON(ctx context.Context, req engine.Request) ([]byte, e
 		return nil, fmt.Errorf("request buffer at %#x is outside guest memory", in.inPtr)
 	}
 	in.stack[0], in.stack[1] = uint64(in.inPtr), uint64(len(body))
-	if err := in.runJSON.CallWithStack(ctx, in.stack); err != nil {
-		return nil, err
-	}
-	if in.stack[0] == 0 {
-		return nil, errNoResult
-	}
-	ptr, n := abi.Unpack(in.stack[0])
-	view, ok := mem.Read(ptr, n)
-	if !ok {
-		return nil, fmt.Errorf("result at %#x+%d is outside guest memory", ptr, n)
-	}
-	return bytes.Clone(view), nil
+	return in.invoke(ctx, in.runJSON)
 }
 
 // warm runs the warm-up program, so that the instance's first user does

@@ -89,15 +89,8 @@ fn main() { println!("{}", Q::make(9).x); }`, "9\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out := eval(t, Run, c.src, Options{})
-			if out.Panic != nil || out.Diags.HasErrors() {
-				t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
-			}
-			if out.Output != c.want {
-				t.Errorf("output %q, want %q", out.Output, c.want)
-			}
-			checked := eval(t, Check, c.src, Options{})
-			if checked.Diags.HasErrors() {
+			runsTo(t, c.src, c.want)
+			if checked := eval(t, Check, c.src, Options{}); checked.Diags.HasErrors() {
 				t.Errorf("check: %+v", checked.Diags)
 			}
 		})
@@ -197,15 +190,7 @@ fn clone_invariance() -> i32 {
 fn main() { println!("{}", clone_invariance()); }`, "4\n"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := eval(t, Run, c.src, Options{})
-			if out.Panic != nil || out.Diags.HasErrors() {
-				t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
-			}
-			if out.Output != c.want {
-				t.Errorf("output %q, want %q", out.Output, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { runsTo(t, c.src, c.want) })
 	}
 }
 
@@ -244,5 +229,17 @@ fn main() {
 		if out.Output != c.want {
 			t.Errorf("%v: output %q, want %q", c.features, out.Output, c.want)
 		}
+	}
+}
+
+// runsTo runs src and requires it to print want without an error or panic.
+func runsTo(t *testing.T, src, want string) {
+	t.Helper()
+	out := eval(t, Run, src, Options{})
+	if out.Panic != nil || out.Diags.HasErrors() {
+		t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
+	}
+	if out.Output != want {
+		t.Errorf("output %q, want %q", out.Output, want)
 	}
 }

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -324,18 +323,6 @@ func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
 // resolveName resolves a path written in the code being evaluated.
 func (in *interp) resolveName(segs []string) resolution {
 	return in.resolveIn(in.mod, segs, 0)
-}
-
-// modulePath is the `a::b` path of m from the crate root, for messages.
-func modulePath(m *module) string {
-	var parts []string
-	for ; m != nil && m.parent != nil; m = m.parent {
-		parts = append(parts, m.name)
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	return strings.Join(parts, "::")
 }
 
 // constValue reads a const or static item, computing it the first time in
