@@ -3,6 +3,7 @@ package interp
 import (
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/rstd"
+	"github.com/dispatch-playground/playground/engine/source"
 )
 
 // Formatting is std's (engine/rstd/format.go); the interpreter adds its
@@ -66,6 +67,13 @@ func (in *interp) formatArgs(format string, args []value, named map[string]value
 	lookup := func(name string) (value, bool) {
 		if b := in.scope.lookup(name); b != nil {
 			return b.v, true
+		}
+		// An inline argument names any value in scope, a const or static
+		// item too (`{MAX_LEN}`).
+		if r, ok := in.lookupIn(in.mod, name, 0); ok && r.item.konst != nil && len(r.rest) == 0 {
+			if v, sig := in.constValue(r.item.konst, source.Range{}); sig == nil {
+				return v, true
+			}
 		}
 		return nil, false
 	}

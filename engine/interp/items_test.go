@@ -243,3 +243,9 @@ func runsTo(t *testing.T, src, want string) {
 		t.Errorf("output %q, want %q", out.Output, want)
 	}
 }
+
+// TestInlineFormatArgumentsNameConsts: `{NAME}` in a format string
+// captures a const item as it captures a variable.
+func TestInlineFormatArgumentsNameConsts(t *testing.T) {
+	runsTo(t, "const IMAGE_INDEX: usize = 42;\nfn main() { println!(\"index {IMAGE_INDEX}\"); }", "index 42\n")
+}
