@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/dispatch-playground/playground/engine/source"
 )
 
 const crateConfig = `[package]
@@ -112,4 +114,45 @@ func TestVersionOneRequestsAreUnchanged(t *testing.T) {
 	if res.Status != StatusOK || len(res.Trace) != 1 || res.Trace[0].File != "" {
 		t.Fatalf("%s %+v", res.Status, res.Trace)
 	}
+}
+
+// FuzzCrate runs crates of three files: whatever their texts, the Result is
+// well formed and every span lies in the file it names.
+func FuzzCrate(f *testing.F) {
+	f.Add("mod m;\nfn main() { m::f(); my_app::g(); }\n", "pub fn f() { let x = 1; }\n", "pub fn g() {}\n")
+	f.Add("mod m;\nmod gone;\nfn main() {}\n", "pub mod inner;\n", "pub mod model;\n")
+	f.Add("mod m;\nfn main() { m::boom(); }\n", "pub fn boom() {\n    panic!(\"boom\");\n}\n", "")
+	f.Add("#[path = \"m.rs\"]\nmod x;\nfn main() {}\n", "macro_rules! a { () => {} }\na!();\n", "extern crate alloc;\nuse crate::*;\n")
+	f.Fuzz(func(t *testing.T, main, module, lib string) {
+		req := Request{Config: crateConfig, Snippet: main, Files: map[string]string{"src/m.rs": module, "src/lib.rs": lib}}
+		res := Run(req)
+		switch res.Status {
+		case StatusOK, StatusPanicked, StatusRejected:
+		default:
+			t.Fatalf("status %q", res.Status)
+		}
+		size := map[string]int{"src/main.rs": len(main), "src/m.rs": len(module), "src/lib.rs": len(lib), "Cargo.toml": len(crateConfig)}
+		inFile := func(what, file string, sp source.Span) {
+			n, ok := size[file]
+			if !ok {
+				t.Errorf("%s names unknown file %q", what, file)
+				return
+			}
+			if sp.Start.Offset < 0 || sp.End.Offset > n || sp.Start.Offset > sp.End.Offset {
+				t.Errorf("%s span %+v outside %s (%d bytes)", what, sp, file, n)
+			}
+		}
+		for _, d := range res.Diagnostics {
+			if d.Code == "playground-internal-error" {
+				t.Fatalf("internal error: %s", d.Message)
+			}
+			inFile("diagnostic "+d.Code, d.File, d.Span)
+			for _, l := range d.Labels {
+				inFile("label of "+d.Code, l.File, l.Span)
+			}
+		}
+		for _, tr := range res.Trace {
+			inFile("trace "+tr.Op, tr.File, tr.Span)
+		}
+	})
 }
