@@ -65,7 +65,7 @@ func loadCrate(req Request, crateName string) (*source.File, *syntax.File, diag.
 	l.texts[entry] = req.Snippet
 
 	root := l.parse(entry)
-	if lib := "src/lib.rs"; entry != lib && l.texts[lib] != "" || entry != lib && hasKey(req.Files, lib) {
+	if lib := "src/lib.rs"; entry != lib && hasKey(l.texts, lib) {
 		libTree := l.parse(lib)
 		root.Items = append(root.Items, &syntax.ModDecl{Range: libTree.Range, Name: crateName, Items: libTree.Items, Inline: true, Crate: true, Pub: true})
 	}
