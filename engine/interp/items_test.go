@@ -249,3 +249,13 @@ func runsTo(t *testing.T, src, want string) {
 func TestInlineFormatArgumentsNameConsts(t *testing.T) {
 	runsTo(t, "const IMAGE_INDEX: usize = 42;\nfn main() { println!(\"index {IMAGE_INDEX}\"); }", "index 42\n")
 }
+
+// TestEnvArgs: argv holds the program's name only, as an iterator.
+func TestEnvArgs(t *testing.T) {
+	runsTo(t, `use std::env::args;
+fn main() {
+    let index = if let Some(i) = args().nth(1) { i.parse::<usize>().unwrap() } else { 7 };
+    let all: Vec<String> = std::env::args().collect();
+    println!("{} {}", index, all.len());
+}`, "7 1\n")
+}

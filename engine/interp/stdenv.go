@@ -80,7 +80,10 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		}
 		return out, true, nil
 	case "std::env::args":
-		return &dispatch.Array{Vec: true, Elems: []value{dispatch.Str(programName)}}, true, nil
+		// An iterator, as std::env::Args is: `args().nth(1)`, `collect()`.
+		it, _ := rstd.IntoIter(&stdCaller{in: in, r: e.Range}, &dispatch.Array{Vec: true, Elems: []value{dispatch.Str(programName)}})
+		it.Kind = "Args"
+		return it, true, nil
 	case "std::process::exit":
 		code := int64(0)
 		if len(args) == 1 {
