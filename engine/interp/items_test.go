@@ -259,3 +259,12 @@ fn main() {
     println!("{} {}", index, all.len());
 }`, "7 1\n")
 }
+
+// TestPreludeFunctionsThroughPaths: std's functions on prelude types and
+// primitives, called through their paths.
+func TestPreludeFunctionsThroughPaths(t *testing.T) {
+	runsTo(t, `fn main() {
+    let words: Vec<String> = ["a", "b"].iter().map(|s| String::from(*s)).collect();
+    println!("{} {} {}", i32::max(3, 9), f32::sqrt(16.0), words.len());
+}`, "9 4 2\n")
+}

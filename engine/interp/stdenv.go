@@ -38,7 +38,7 @@ var outsideWorld = map[string]string{
 // stdFunction calls a free function or associated function of std that the
 // playground models; handled is false for any other path.
 func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (v value, handled bool, sig *signal) {
-	if len(path) < 2 || path[0] != "std" {
+	if len(path) < 2 || path[0] != "std" && !rstd.HasFunctions(path) {
 		// Burn's calls, the common case, build no string here.
 		return nil, false, nil
 	}
@@ -46,7 +46,7 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 	switch full {
 	case "std::env::var":
 		if len(args) != 1 {
-			return in.stdArity(full, 1, len(args), e), true, nil
+			return in.stdArity(1, len(args), e), true, nil
 		}
 		name, ok := dispatch.Deref(args[0]).(dispatch.Str)
 		if !ok {
@@ -58,7 +58,7 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		return &dispatch.Enum{Type: "Result", Variant: "Err", Fields: []value{&dispatch.Enum{Type: "VarError", Variant: "NotPresent"}}}, true, nil
 	case "std::env::var_os":
 		if len(args) != 1 {
-			return in.stdArity(full, 1, len(args), e), true, nil
+			return in.stdArity(1, len(args), e), true, nil
 		}
 		name, ok := dispatch.Deref(args[0]).(dispatch.Str)
 		if !ok {
@@ -118,10 +118,9 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 	return nil, false, nil
 }
 
-func (in *interp) stdArity(name string, want, got int, e *syntax.CallExpr) value {
+func (in *interp) stdArity(want, got int, e *syntax.CallExpr) value {
 	in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: e.Range,
 		Message: fmt.Sprintf("this function takes %d %s but %d %s supplied", want, plural(want, "argument"), got, wasWere(got))})
-	_ = name
 	return unknown
 }
 
