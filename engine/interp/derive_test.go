@@ -2,22 +2,6 @@ package interp
 
 import "testing"
 
-// runOK runs src and checks it: the run prints want, and neither the run
-// nor the check reports an error.
-func runOK(t *testing.T, src, want string) {
-	t.Helper()
-	out := eval(t, Run, src, Options{})
-	if out.Panic != nil || out.Diags.HasErrors() {
-		t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
-	}
-	if out.Output != want {
-		t.Errorf("output %q, want %q", out.Output, want)
-	}
-	if checked := eval(t, Check, src, Options{}); checked.Diags.HasErrors() {
-		t.Errorf("check: %+v", checked.Diags)
-	}
-}
-
 // TestDerives gives the program's types the meaning Rust's derives give
 // them.
 func TestDerives(t *testing.T) {
@@ -97,14 +81,6 @@ func TestStructErrors(t *testing.T) {
 		{"no method on an enum", "enum E { A }\nfn main() { E::A.go(); }", "unknown-method", "no method named `go` found for enum `E` in the current scope"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := eval(t, Check, c.src, Options{})
-			for _, d := range out.Diags {
-				if d.Code == c.code && d.Message == c.msg {
-					return
-				}
-			}
-			t.Errorf("no %s %q in %+v", c.code, c.msg, out.Diags)
-		})
+		t.Run(c.name, func(t *testing.T) { reports(t, c.src, c.code, c.msg) })
 	}
 }

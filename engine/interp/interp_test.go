@@ -19,6 +19,36 @@ func eval(t *testing.T, mode Mode, src string, opts Options) Outcome {
 	return Eval(f, source.NewFile("main.rs", src), opts)
 }
 
+// runOK runs src and checks it: the run prints want, and neither the run
+// nor the check reports an error.
+func runOK(t *testing.T, src, want string) {
+	t.Helper()
+	out := eval(t, Run, src, Options{})
+	if out.Panic != nil || out.Diags.HasErrors() {
+		t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
+	}
+	if out.Output != want {
+		t.Errorf("output %q, want %q", out.Output, want)
+	}
+	if checked := eval(t, Check, src, Options{}); checked.Diags.HasErrors() {
+		t.Errorf("check: %+v", checked.Diags)
+	}
+}
+
+// reports checks src and returns its diagnostic with code and msg, failing
+// the test when the check has none.
+func reports(t *testing.T, src, code, msg string) diag.Diagnostic {
+	t.Helper()
+	out := eval(t, Check, src, Options{})
+	for _, d := range out.Diags {
+		if d.Code == code && d.Message == msg {
+			return d
+		}
+	}
+	t.Errorf("no %s %q in %+v", code, msg, out.Diags)
+	return diag.Diagnostic{}
+}
+
 func TestPlainRust(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"arith", `println!("{}", 1 + 2 * 3 - 4 / 2);`, "5\n"},
@@ -39,15 +69,7 @@ func TestPlainRust(t *testing.T) {
 		{"struct", "struct P { x: i32 }\nimpl P { fn get(&self) -> i32 { self.x } }\nfn main() { let p = P { x: 5 }; println!(\"{}\", p.get()); }", "5\n"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := eval(t, Run, c.src, Options{})
-			if out.Panic != nil || out.Diags.HasErrors() {
-				t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
-			}
-			if out.Output != c.want {
-				t.Errorf("output %q, want %q", out.Output, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { runOK(t, c.src, c.want) })
 	}
 }
 

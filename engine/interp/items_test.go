@@ -88,12 +88,7 @@ type Q = P;
 fn main() { println!("{}", Q::make(9).x); }`, "9\n"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			runsTo(t, c.src, c.want)
-			if checked := eval(t, Check, c.src, Options{}); checked.Diags.HasErrors() {
-				t.Errorf("check: %+v", checked.Diags)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { runOK(t, c.src, c.want) })
 	}
 }
 
@@ -105,15 +100,7 @@ func TestItemErrors(t *testing.T) {
 		{"a private name of the parent without use", "fn helper() {}\nmod m { pub fn f() { helper(); } }\nfn main() { m::f(); }", "unknown-function", "cannot find function `helper` in this scope"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := eval(t, Check, c.src, Options{})
-			for _, d := range out.Diags {
-				if d.Code == c.code && d.Message == c.msg {
-					return
-				}
-			}
-			t.Errorf("no %s %q in %+v", c.code, c.msg, out.Diags)
-		})
+		t.Run(c.name, func(t *testing.T) { reports(t, c.src, c.code, c.msg) })
 	}
 }
 
@@ -159,13 +146,7 @@ func TestGlobImportsResolveOnce(t *testing.T) {
 		src.WriteString("use " + c + "::*;\n")
 	}
 	src.WriteString("mod a { use super::*; pub fn f() { missing(); } }\nfn main() { a::f(); }\n")
-	out := eval(t, Check, src.String(), Options{})
-	for _, d := range out.Diags {
-		if d.Code == "unknown-function" && d.Message == "cannot find function `missing` in this scope" {
-			return
-		}
-	}
-	t.Errorf("no unknown-function for `missing` in %+v", out.Diags)
+	reports(t, src.String(), "unknown-function", "cannot find function `missing` in this scope")
 }
 
 // TestPathsToMethods: a method called through its type's or trait's path
@@ -190,7 +171,7 @@ fn clone_invariance() -> i32 {
 fn main() { println!("{}", clone_invariance()); }`, "4\n"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { runsTo(t, c.src, c.want) })
+		t.Run(c.name, func(t *testing.T) { runOK(t, c.src, c.want) })
 	}
 }
 
@@ -232,27 +213,15 @@ fn main() {
 	}
 }
 
-// runsTo runs src and requires it to print want without an error or panic.
-func runsTo(t *testing.T, src, want string) {
-	t.Helper()
-	out := eval(t, Run, src, Options{})
-	if out.Panic != nil || out.Diags.HasErrors() {
-		t.Fatalf("panic %+v diags %+v", out.Panic, out.Diags)
-	}
-	if out.Output != want {
-		t.Errorf("output %q, want %q", out.Output, want)
-	}
-}
-
 // TestInlineFormatArgumentsNameConsts: `{NAME}` in a format string
 // captures a const item as it captures a variable.
 func TestInlineFormatArgumentsNameConsts(t *testing.T) {
-	runsTo(t, "const IMAGE_INDEX: usize = 42;\nfn main() { println!(\"index {IMAGE_INDEX}\"); }", "index 42\n")
+	runOK(t, "const IMAGE_INDEX: usize = 42;\nfn main() { println!(\"index {IMAGE_INDEX}\"); }", "index 42\n")
 }
 
 // TestEnvArgs: argv holds the program's name only, as an iterator.
 func TestEnvArgs(t *testing.T) {
-	runsTo(t, `use std::env::args;
+	runOK(t, `use std::env::args;
 fn main() {
     let index = if let Some(i) = args().nth(1) { i.parse::<usize>().unwrap() } else { 7 };
     let all: Vec<String> = std::env::args().collect();
@@ -263,7 +232,7 @@ fn main() {
 // TestPreludeFunctionsThroughPaths: std's functions on prelude types and
 // primitives, called through their paths.
 func TestPreludeFunctionsThroughPaths(t *testing.T) {
-	runsTo(t, `fn main() {
+	runOK(t, `fn main() {
     let words: Vec<String> = ["a", "b"].iter().map(|s| String::from(*s)).collect();
     println!("{} {} {}", i32::max(3, 9), f32::sqrt(16.0), words.len());
 }`, "9 4 2\n")
