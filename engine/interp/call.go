@@ -490,12 +490,8 @@ func (in *interp) assocFn(typ, name string) *syntax.FnDecl {
 		if im.Trait == nil || im.For == nil || lastSeg(im.For) != typ {
 			continue
 		}
-		if t := in.traits[lastSeg(im.Trait)]; t != nil {
-			for _, m := range t.Methods {
-				if m.Name == name && m.Body != nil {
-					return m
-				}
-			}
+		if m := in.traitDefault(lastSeg(im.Trait), name); m != nil {
+			return m
 		}
 	}
 	return nil

@@ -418,13 +418,7 @@ func (in *interp) callAssoc(typ string, trait bool, name string, args []value, r
 			}
 		}
 		if fn == nil {
-			if t := in.traits[typ]; t != nil {
-				for _, m := range t.Methods {
-					if m.Name == name && m.Body != nil {
-						fn = m
-					}
-				}
-			}
+			fn = in.traitDefault(typ, name)
 		}
 	} else {
 		fn = in.assocFn(typ, name)
@@ -443,17 +437,19 @@ func (in *interp) callAssoc(typ string, trait bool, name string, args []value, r
 // implOrDefault is the method name of typ's impl of trait, or the
 // trait's default when the impl does not override it.
 func (in *interp) implOrDefault(trait, typ, name string) *syntax.FnDecl {
-	for _, im := range in.impls {
-		if im.Trait == nil || im.For == nil || lastSeg(im.Trait) != trait || lastSeg(im.For) != typ {
-			continue
-		}
-		for _, m := range im.Methods {
-			if m.Name == name {
-				return m
-			}
-		}
+	if m := in.traitMethod(typ, trait, name); m != nil {
+		return m
 	}
-	if t := in.traits[trait]; t != nil && in.implemented(trait, typ) {
+	if in.implemented(trait, typ) {
+		return in.traitDefault(trait, name)
+	}
+	return nil
+}
+
+// traitDefault is the default method name of the program's trait, nil when
+// the trait has none of that name with a body.
+func (in *interp) traitDefault(trait, name string) *syntax.FnDecl {
+	if t := in.traits[trait]; t != nil {
 		for _, m := range t.Methods {
 			if m.Name == name && m.Body != nil {
 				return m
