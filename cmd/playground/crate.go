@@ -11,6 +11,9 @@ import (
 	"github.com/dispatch-playground/playground/engine/diag"
 )
 
+// crateFolders are the folders of a crate whose .rs files Cargo builds.
+var crateFolders = []string{"src", "examples", "tests", "benches"}
+
 // readCrate reads a crate folder as Cargo builds it: its Cargo.toml and
 // every .rs file under src/, examples/, tests/ and benches/. The entry is
 // src/main.rs, src/bin/BIN.rs with bin, or examples/EXAMPLE.rs with
@@ -21,7 +24,7 @@ func readCrate(dir, bin, example string) (engine.Request, error) {
 		return engine.Request{}, usageError("%s is not a crate: %v", dir, err)
 	}
 	files := map[string]string{}
-	for _, sub := range []string{"src", "examples", "tests", "benches"} {
+	for _, sub := range crateFolders {
 		root := filepath.Join(dir, sub)
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {

@@ -149,8 +149,8 @@ func isCrateFile(name string) bool {
 	if filepath.Ext(name) != ".rs" {
 		return false
 	}
-	for _, dir := range []string{"src/", "examples/", "tests/", "benches/"} {
-		if strings.HasPrefix(name, dir) {
+	for _, dir := range crateFolders {
+		if strings.HasPrefix(name, dir+"/") {
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ func TestUseTrees(t *testing.T) {
 		"start": "burn::server::start", "LinearConfig": "burn::nn::LinearConfig", "nn": "burn::nn",
 	}
 	for name, path := range want {
-		got := in.resolveName([]string{name})
+		got := in.resolveIn(in.mod, []string{name}, 0)
 		if got.external == nil {
 			t.Errorf("%s: not a path into another crate: %+v", name, got)
 			continue

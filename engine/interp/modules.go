@@ -320,11 +320,6 @@ func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
 	return r
 }
 
-// resolveName resolves a path written in the code being evaluated.
-func (in *interp) resolveName(segs []string) resolution {
-	return in.resolveIn(in.mod, segs, 0)
-}
-
 // constValue reads a const or static item, computing it the first time in
 // the module that declares it. A const whose value needs itself is rustc's
 // E0391.

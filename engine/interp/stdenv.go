@@ -38,11 +38,12 @@ var outsideWorld = map[string]string{
 // stdFunction calls a free function or associated function of std that the
 // playground models; handled is false for any other path.
 func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (v value, handled bool, sig *signal) {
-	if len(path) < 2 || path[0] != "std" && !rstd.HasFunctions(path) {
+	hasFunctions := rstd.HasFunctions(path)
+	if len(path) < 2 || path[0] != "std" && !hasFunctions {
 		// Burn's calls, the common case, build no string here.
 		return nil, false, nil
 	}
-	full := joinPath(path)
+	full := strings.Join(path, "::")
 	switch full {
 	case "std::env::var":
 		if len(args) != 1 {
@@ -85,15 +86,11 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		it.Kind = "Args"
 		return it, true, nil
 	case "std::process::exit":
-		code := int64(0)
-		if len(args) == 1 {
-			code, _ = asInt(args[0])
-		}
 		if in.opts.Mode == Check {
 			return unknown, true, nil
 		}
-		// The run ends here, as the process does; its output so far stands.
-		_ = code
+		// The run ends here, as the process does; its output so far stands
+		// (a Result has no exit code to carry the argument).
 		return nil, true, stop
 	}
 	if len(path) >= 2 && path[len(path)-2] == "mem" {
@@ -101,7 +98,7 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 			return v, true, sig
 		}
 	}
-	if rstd.HasFunctions(path) {
+	if hasFunctions {
 		v, handled, err := rstd.Function(&stdCaller{in: in, r: e.Range}, path, args)
 		if handled {
 			v, sig := in.stdResult(v, err, e.Range, e.Range)
@@ -122,15 +119,4 @@ func (in *interp) stdArity(want, got int, e *syntax.CallExpr) value {
 	in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: e.Range,
 		Message: fmt.Sprintf("this function takes %d %s but %d %s supplied", want, plural(want, "argument"), got, wasWere(got))})
 	return unknown
-}
-
-func joinPath(path []string) string {
-	out := ""
-	for i, p := range path {
-		if i > 0 {
-			out += "::"
-		}
-		out += p
-	}
-	return out
 }
