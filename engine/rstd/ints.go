@@ -1,6 +1,7 @@
 package rstd
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"math/bits"
@@ -202,18 +203,9 @@ func signedBinary(op string, a, b int64, t IntType, suffix string) (Value, error
 			return dispatch.Int{V: truncate(a<<uint(b), t), Suffix: suffix}, nil
 		}
 		return dispatch.Int{V: a >> uint(b), Suffix: suffix}, nil
-	case "==":
-		return dispatch.Bool(a == b), nil
-	case "!=":
-		return dispatch.Bool(a != b), nil
-	case "<":
-		return dispatch.Bool(a < b), nil
-	case "<=":
-		return dispatch.Bool(a <= b), nil
-	case ">":
-		return dispatch.Bool(a > b), nil
-	case ">=":
-		return dispatch.Bool(a >= b), nil
+	}
+	if v, ok := compareOp(op, cmp.Compare(a, b)); ok {
+		return v, nil
 	}
 	return nil, nil
 }
@@ -263,18 +255,9 @@ func unsignedBinary(op string, a uint64, braw int64, t IntType, suffix string) (
 			return mk((a<<b)&hi, false)
 		}
 		return mk(a>>b, false)
-	case "==":
-		return dispatch.Bool(a == b), nil
-	case "!=":
-		return dispatch.Bool(a != b), nil
-	case "<":
-		return dispatch.Bool(a < b), nil
-	case "<=":
-		return dispatch.Bool(a <= b), nil
-	case ">":
-		return dispatch.Bool(a > b), nil
-	case ">=":
-		return dispatch.Bool(a >= b), nil
+	}
+	if v, ok := compareOp(op, cmp.Compare(a, b)); ok {
+		return v, nil
 	}
 	return nil, nil
 }
