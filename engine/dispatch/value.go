@@ -80,6 +80,19 @@ type Unknown struct{}
 type Ref struct {
 	V   Value
 	Mut bool
+	// In, when set, is the array whose element At the borrow points at
+	// (`v.get_mut(i)`, `v.last_mut()`): a write through the borrow lands
+	// in the array too, since its elements are values, not slots.
+	In *Array
+	At int
+}
+
+// Store writes v through the borrow.
+func (r *Ref) Store(v Value) {
+	r.V = v
+	if r.In != nil && r.At < len(r.In.Elems) {
+		r.In.Elems[r.At] = v
+	}
 }
 
 func (Unit) TypeName() string { return "()" }

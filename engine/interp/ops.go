@@ -291,7 +291,7 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 		if len(p.Segments) == 1 {
 			if b := in.scope.lookup(p.Segments[0].Name); b != nil {
 				if r, ok := b.v.(*dispatch.Ref); ok && r.Mut {
-					r.V = v
+					r.Store(v)
 				} else {
 					b.v = v
 				}
@@ -308,7 +308,7 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 					return sig
 				}
 				if r, ok := x.(*dispatch.Ref); ok {
-					r.V = v
+					r.Store(v)
 					return nil
 				}
 				if isUnknown(x) {

@@ -183,6 +183,9 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 			if i < 0 || i >= int64(n) {
 				return none(), true, nil
 			}
+			if call.Name == "get_mut" {
+				return some(elemRef(x, int(i))), true, nil
+			}
 			return some(x.Elems[i]), true, nil
 		}
 		if len(args) != 1 {
@@ -199,10 +202,14 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 		if n == 0 {
 			return none(), true, nil
 		}
+		at := n - 1
 		if strings.HasPrefix(call.Name, "first") {
-			return some(x.Elems[0]), true, nil
+			at = 0
 		}
-		return some(x.Elems[n-1]), true, nil
+		if strings.HasSuffix(call.Name, "_mut") {
+			return some(elemRef(x, at)), true, nil
+		}
+		return some(x.Elems[at]), true, nil
 	case "split_first", "split_last":
 		if n == 0 {
 			return none(), true, nil
@@ -771,6 +778,11 @@ func StrSlice(s string, lo, hi int64) (Value, error) {
 // mutIter is iter_mut: each element comes as a `&mut` slot, written back
 // to the vector when the next one is pulled (and at the end), so
 // `for x in v.iter_mut() { *x += 1 }` changes v.
+// elemRef is `&mut x[i]`: a borrow whose writes land in the array.
+func elemRef(x *dispatch.Array, i int) *dispatch.Ref {
+	return &dispatch.Ref{V: x.Elems[i], Mut: true, In: x, At: i}
+}
+
 func mutIter(c Caller, x *dispatch.Array) *Iter {
 	i := 0
 	var slot *dispatch.Ref
