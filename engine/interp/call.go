@@ -426,7 +426,7 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 	}
 	for i, p := range params {
 		if p.Pat != nil {
-			in.bindPattern(p.Pat, in.copyOnBind(args[i]))
+			in.bindPattern(p.Pat, in.copyOnBind(in.typedAs(args[i], p.Type)))
 		}
 	}
 	if bound != nil {
@@ -439,13 +439,27 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 	if sig != nil {
 		switch sig.kind {
 		case sigReturn:
-			return sig.value, nil
+			return in.typedAs(sig.value, fn.Result), nil
 		case sigStop:
 			return nil, sig
 		}
 		return unknown, nil
 	}
-	return v, nil
+	return in.typedAs(v, fn.Result), nil
+}
+
+// typedAs gives an unsuffixed number the primitive type a parameter, a
+// return type or a field declares: rustc infers the literal's type from
+// it (`fn third(x: f32) -> f32 { x / 3.0 }` divides in f32).
+func (in *interp) typedAs(v value, t *syntax.Type) value {
+	if t == nil {
+		return v
+	}
+	switch v.(type) {
+	case dispatch.Int, dispatch.Float, *dispatch.Array:
+		return typedLiteral(v, in.typeText(t))
+	}
+	return v
 }
 
 func plural(n int, word string) string {
@@ -515,6 +529,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		return nil, sig
 	}
 	if isUnknown(recv) {
+		if assertMethods[e.Name] {
+			in.unchecked(e.Range, "`"+e.Name+"`", in.valueOf(e.Recv.Span()))
+		}
 		return unknown, nil
 	}
 	// Methods of the snippet's own types.
@@ -575,10 +592,12 @@ func (in *interp) burn(call dispatch.Call, site source.Range, inputs []source.Ra
 // burnAt is burn with a separate range for usage errors (a method's name).
 func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, inputs []source.Range) (value, *signal) {
 	if isUnknown(call.Recv) {
+		in.uncheckedCall(call, site, inputs)
 		return unknown, nil
 	}
 	for _, a := range call.Args {
 		if isUnknown(a) {
+			in.uncheckedCall(call, site, inputs)
 			return unknown, nil
 		}
 	}
@@ -603,6 +622,10 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	}
 	if err == nil {
 		if v == nil {
+			v = dispatch.Unit{}
+		}
+		if u, ok := v.(dispatch.Unchecked); ok {
+			in.uncheckedValues(call, u, site, inputs)
 			v = dispatch.Unit{}
 		}
 		if in.world.Serving() {

@@ -683,12 +683,19 @@ func (in *interp) structLit(e *syntax.StructExpr) (value, *signal) {
 	case it.typ != nil && len(r.rest) == 1:
 		en.Type, en.Variant = it.typ.Name, r.rest[0]
 	}
+	var declared map[string]*syntax.Type
+	if it := r.item; r.external == nil && it.typ != nil && !it.typ.Enum && len(r.rest) == 0 {
+		declared = map[string]*syntax.Type{}
+		for _, f := range it.typ.Fields {
+			declared[f.Name] = f.Type
+		}
+	}
 	for _, f := range e.Fields {
 		v, sig := in.expr(f.Value)
 		if sig != nil {
 			return nil, sig
 		}
-		en.Named[f.Name] = v
+		en.Named[f.Name] = in.typedAs(v, declared[f.Name])
 	}
 	return in.finishStructLit(e, en)
 }
@@ -846,6 +853,9 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 		if sig != nil {
 			return nil, sig
 		}
+		if isUnknown(v) {
+			in.unchecked(e.Cond.Span(), "this `if let`", in.valueOf(e.Cond.Span()), "its first branch was run as if the pattern matched")
+		}
 		in.push()
 		matched := in.matchPattern(e.Let, v, true)
 		if matched {
@@ -875,8 +885,10 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 		}
 		return dispatch.Unit{}, nil
 	}
-	// Undecidable condition: a check visits both arms; a run cannot get
-	// here because its values are all known.
+	// Undecidable condition: a check visits both arms. A run gets here
+	// only on a value the engine does not know (see unchecked): it says
+	// so, and visits both arms as the check does.
+	in.unchecked(e.Cond.Span(), "this `if`", in.valueOf(e.Cond.Span()), "both of its branches were run")
 	if _, sig := in.block(e.Then); sig != nil && sig.kind == sigStop {
 		return nil, sig
 	}
@@ -1000,6 +1012,9 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 			if sig != nil {
 				return nil, sig
 			}
+			if isUnknown(v) {
+				in.unchecked(e.Cond.Span(), "this `while let`", in.valueOf(e.Cond.Span()), "its body was run once")
+			}
 			in.push()
 			if !in.matchPattern(e.Let, v, true) {
 				in.pop()
@@ -1015,6 +1030,9 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 		b, known, sig := in.cond(e.Cond)
 		if sig != nil {
 			return nil, sig
+		}
+		if !known {
+			in.unchecked(e.Cond.Span(), "this `while`", in.valueOf(e.Cond.Span()), "its body was run once")
 		}
 		if known && !b {
 			return dispatch.Unit{}, nil
@@ -1058,6 +1076,9 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 		return nil, sig
 	}
 	in.checkMatch(e, v)
+	if isUnknown(v) && len(e.Arms) > 1 {
+		in.unchecked(e.X.Span(), "this `match`", in.valueOf(e.X.Span()), "its first arm was run as if it matched")
+	}
 	for _, arm := range e.Arms {
 		if !in.build.Compiled(arm.Attrs) {
 			continue
@@ -1075,6 +1096,9 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 			if sig != nil {
 				in.pop()
 				return nil, sig
+			}
+			if !known {
+				in.unchecked(arm.Guard.Span(), "this match guard", in.valueOf(arm.Guard.Span()), "its arm was run as if it held")
 			}
 			matched = b || !known
 		}

@@ -34,6 +34,8 @@ func TestStdPrograms(t *testing.T) {
 		{"iter_mut break", `let mut v = vec![1, 2, 3]; for x in v.iter_mut() { *x = 0; break; } println!("{:?}", v);`, "[0, 2, 3]\n"},
 		{"iter_mut", `let mut v = vec![1, 2, 3]; for x in v.iter_mut() { *x *= 10; } v.iter_mut().for_each(|x| *x += 1); for y in &mut v { *y -= 1; } println!("{:?}", v);`, "[10, 20, 30]\n"},
 		{"get_mut first_mut last_mut", `let mut v = vec![1, 2, 3]; if let Some(x) = v.get_mut(1) { *x = 20; } if let Some(f) = v.first_mut() { *f += 5; } *v.last_mut().unwrap() = 9; let mut e: Vec<i32> = Vec::new(); println!("{:?} {:?} {:?}", v, e.last_mut(), v.get_mut(7));`, "[6, 20, 9] None None\n"},
+		{"declared types type literals", "type Elem = f32;\nstruct P { a: u8, b: f32 }\nfn third(x: f32) -> f32 { x / 3.0 }\nfn half() -> Elem { 1.0 / 2.0 + 1.0 / 3.0 }\nfn main() { let p = P { a: 200, b: 1.0 }; println!(\"{} {} {} {}\", third(1.0), p.b / 3.0, half(), p.a.checked_add(100).is_none()); }", "0.33333334 0.33333334 0.8333333 true\n"},
+		{"declared parameter type overflows", "fn f(x: u8) -> u8 { x + 250 }\nfn main() { println!(\"{}\", f(10)); }", "panic: attempt to add with overflow"},
 		{"own iterator", "struct Countdown { n: u32 }\nimpl Iterator for Countdown { type Item = u32; fn next(&mut self) -> Option<u32> { if self.n == 0 { None } else { self.n -= 1; Some(self.n + 1) } } }\nfn main() { let v: Vec<u32> = Countdown { n: 5 }.filter(|x| x % 2 == 1).collect(); println!(\"{:?}\", v); for x in (Countdown { n: 2 }) { print!(\"{x} \"); } println!(); }", "[5, 3, 1]\n2 1 \n"},
 		{"cell", "use std::cell::Cell;\nfn main() { let c = Cell::new(1); c.set(c.get() + 41); println!(\"{}\", c.get()); }", "42\n"},
 		// Integers.
