@@ -107,6 +107,16 @@ func (w *World) tensorFunction(name string, c Call) (Value, *UsageError, *Panic)
 			t.literal = literalValues(a.get(0))
 		}
 		return v, ue, p
+	case "from":
+		// impl<T: Into<TensorData>> From<T> for Tensor<D, K> is
+		// Tensor::from_data(value.into(), &Default::default())
+		// (crates/burn-tensor/src/tensor/api/base.rs:84-92).
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		sub := c
+		sub.Args = []Value{c.Args[0], &Enum{Type: "Default", Variant: "default"}}
+		return w.tensorFunction("from_data", sub)
 	case "arange":
 		if ue := a.want(2); ue != nil {
 			return nil, ue, nil
