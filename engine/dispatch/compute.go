@@ -280,8 +280,8 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 		return tensor.Reduce(m, tv, outDT)
 	case "sum_dim", "mean_dim", "prod_dim", "max_dim", "min_dim", "argmax", "argmin", "any_dim", "all_dim":
 		return tensor.ReduceDim(m, tv, dim(0), outDT)
-	case "cumsum":
-		return tensor.Cumsum(tv, dim(0))
+	case "cumsum", "cumprod", "cummin", "cummax":
+		return tensor.Cumulative(m, tv, dim(0))
 	case "topk":
 		return tensor.TopK(tv, int(args.sizes[0]), dim(0))
 	case "reshape", "flatten", "unsqueeze", "unsqueeze_dim", "squeeze", "squeeze_dim":
