@@ -193,6 +193,9 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.prelu(c)
 	case "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d":
 		return w.conv(name, c)
+	case "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",
+		"adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d":
+		return w.pool(name, c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)

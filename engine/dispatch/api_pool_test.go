@@ -1,0 +1,71 @@
+package dispatch
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestModulePools(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x3 := ones(t, w, d, "", 1, 2, 5)
+	x4 := ones(t, w, d, "", 1, 1, 3, 3)
+	b := func(v bool) Bool { return Bool(v) }
+	cases := []struct {
+		call   Call
+		shape  []int64
+		op     string
+		values []float64 // nil: not checked
+	}{
+		{fn("burn::tensor::module::max_pool1d", x3, i(2), i(2), i(0), i(1), b(true)), []int64{1, 2, 3}, "max_pool1d", nil},
+		{fn("max_pool2d", x4, dims(2, 2), dims(1, 1), dims(0, 0), dims(1, 1), b(false)), []int64{1, 1, 2, 2}, "max_pool2d", []float64{1, 1, 1, 1}},
+		{fn("avg_pool1d", x3, i(3), i(1), i(1), b(false), b(false)), []int64{1, 2, 5}, "avg_pool1d", nil},
+		// Counting the padding, a corner of 2x2 ones over a 3x3 window is 4/9.
+		{fn("avg_pool2d", x4, dims(3, 3), dims(2, 2), dims(1, 1), b(true), b(false)), []int64{1, 1, 2, 2}, "avg_pool2d",
+			[]float64{4.0 / 9, 4.0 / 9, 4.0 / 9, 4.0 / 9}},
+		{fn("avg_pool2d", x4, dims(3, 3), dims(2, 2), dims(1, 1), b(false), b(false)), []int64{1, 1, 2, 2}, "avg_pool2d", []float64{1, 1, 1, 1}},
+		{fn("adaptive_avg_pool1d", x3, i(7)), []int64{1, 2, 7}, "adaptive_avg_pool1d", nil},
+		{fn("adaptive_avg_pool2d", x4, dims(1, 2)), []int64{1, 1, 1, 2}, "adaptive_avg_pool2d", []float64{1, 1}},
+		{fn("adaptive_avg_pool3d", ones(t, w, d, "", 1, 1, 2, 3, 4), dims(1, 1, 2)), []int64{1, 1, 1, 1, 2}, "adaptive_avg_pool3d", []float64{1, 1}},
+	}
+	for _, c := range cases {
+		v := mustCall(t, w, c.call).(*Tensor)
+		if !slices.Equal(v.Shape(), c.shape) {
+			t.Errorf("%s: shape %v, want %v", describe(c.call), v.Shape(), c.shape)
+		}
+		if last := w.Trace()[len(w.Trace())-1]; last.Op != c.op {
+			t.Errorf("%s: trace op %s, want %s", describe(c.call), last.Op, c.op)
+		}
+		if c.values != nil {
+			got := v.floatValues()
+			if len(got) != len(c.values) {
+				t.Fatalf("%s: values %v, want %v", describe(c.call), got, c.values)
+			}
+			for k := range got {
+				if d := got[k] - c.values[k]; d > 1e-6 || d < -1e-6 {
+					t.Errorf("%s: values %v, want %v", describe(c.call), got, c.values)
+					break
+				}
+			}
+		}
+	}
+
+	pair := mustCall(t, w, fn("max_pool2d_with_indices", x4, dims(2, 2), dims(1, 1), dims(0, 0), dims(1, 1), b(false))).(Tuple)
+	out, idx := pair[0].(*Tensor), pair[1].(*Tensor)
+	if out.kind != KindFloat || idx.kind != KindInt || idx.dtype != w.defaultsFor(d).int || !slices.Equal(idx.Shape(), []int64{1, 1, 2, 2}) {
+		t.Errorf("with_indices = %s, %s", Debug(out), Debug(idx))
+	}
+	// Equal maxima: each window keeps its first element.
+	if got := idx.floatValues(); !slices.Equal(got, []float64{0, 1, 3, 4}) {
+		t.Errorf("indices %v, want [0 1 3 4]", got)
+	}
+
+	p := mustPanic(t, w, fn("max_pool1d", x3, i(2), i(0), i(0), i(1), b(false)))
+	if p.Message != "pool: stride must be > 0" || p.Location != "crates/burn-flex/src/ops/pool.rs:145" {
+		t.Errorf("stride 0: %q at %s", p.Message, p.Location)
+	}
+	ue := mustReject(t, w, fn("max_pool2d", x3, dims(2, 2), dims(1, 1), dims(0, 0), dims(1, 1), b(false)))
+	if ue.Code != "wrong-arguments" {
+		t.Errorf("rank-3 max_pool2d: %+v", ue)
+	}
+}
