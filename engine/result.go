@@ -67,8 +67,40 @@ type Result struct {
 	//     hook's lines name no thread id and the time is always 0.00s;
 	//   - Trace is the tests' traces one after the other, Diagnostics the
 	//     check of every test and the run diagnostics of the failing ones.
-	Tests  []TestResult `json:"tests"`
-	Engine EngineInfo   `json:"engine"`
+	Tests []TestResult `json:"tests"`
+	// Complete is false when something the program did was not modelled
+	// or not checked (contract version 2): a diagnostic of CodeUnmodelled
+	// or CodeUnchecked is in the Result. An incomplete Result is not the
+	// verdict "ok": its status says what the engine saw, and the warnings
+	// say what it could not see. The two promises hold for a complete
+	// Result; for an incomplete one, promise (1) reads "no panic the
+	// engine can see".
+	Complete bool       `json:"complete"`
+	Engine   EngineInfo `json:"engine"`
+}
+
+// The two warnings that make a Result incomplete.
+const (
+	CodeUnmodelled = "playground-unmodelled"
+	CodeUnchecked  = "playground-unchecked"
+)
+
+// Incompleteness makes a Result incomplete: a Burn item or a boundary not
+// modelled, or an assertion, branch or print whose values are unknown.
+func Incompleteness(code string) bool {
+	return code == CodeUnmodelled || code == CodeUnchecked
+}
+
+// Unchecked counts the diagnostics that make res incomplete: the things
+// the surfaces say were not checked.
+func (res Result) Unchecked() int {
+	n := 0
+	for _, d := range res.Diagnostics {
+		if Incompleteness(d.Code) {
+			n++
+		}
+	}
+	return n
 }
 
 // Test statuses of a TestResult.
@@ -146,14 +178,14 @@ type TraceEntry struct {
 	Span source.Span `json:"span"`
 	// File names the crate's file the span is in; left out for a
 	// version-1 Request, whose one file is main.rs.
-	File     string `json:"file,omitempty"`
-	Op       string      `json:"op"`
-	Backend  string      `json:"backend"`
-	Device   string      `json:"device"`
-	Autodiff bool        `json:"autodiff"`
-	Kind     string      `json:"kind"`
-	Shape    []int64     `json:"shape"`
-	Note     string      `json:"note,omitempty"`
+	File     string  `json:"file,omitempty"`
+	Op       string  `json:"op"`
+	Backend  string  `json:"backend"`
+	Device   string  `json:"device"`
+	Autodiff bool    `json:"autodiff"`
+	Kind     string  `json:"kind"`
+	Shape    []int64 `json:"shape"`
+	Note     string  `json:"note,omitempty"`
 }
 
 // EngineInfo identifies the engine and the Burn commit it models.

@@ -172,7 +172,7 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 			return nil, ue, nil, true
 		}
 		if d.values == nil || o.values == nil {
-			return Unit{}, nil, nil, true
+			return unchecked(d, o), nil, nil, true
 		}
 		return Unit{}, nil, assertPanic(d.values.AssertEq(o.values, strict)), true
 	case "assert_approx_eq":
@@ -196,7 +196,7 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 			return nil, errArgType(-1, "Float", Str(elem)), nil, true
 		}
 		if d.values == nil || o.values == nil {
-			return Unit{}, nil, nil, true
+			return unchecked(d, o), nil, nil, true
 		}
 		return Unit{}, nil, assertPanic(d.values.AssertApproxEq(o.values, built)), true
 	case "to_vec", "into_vec", "as_slice":

@@ -14,57 +14,74 @@ import (
 // them. ok is false when the macro could not be formatted (a diagnostic was
 // reported).
 func (in *interp) format(e *syntax.MacroExpr, args []syntax.Expr) (s string, ok bool, sig *signal) {
+	s, ok, _, sig = in.formatOrMissing(e, args)
+	return s, ok, sig
+}
+
+// formatOrMissing is format that also names the first argument whose value
+// is unknown ("the value of `x`", empty when none is): the text cannot be
+// formatted then.
+func (in *interp) formatOrMissing(e *syntax.MacroExpr, args []syntax.Expr) (s string, ok bool, missing string, sig *signal) {
 	if len(args) == 0 {
-		return "", true, nil
+		return "", true, "", nil
 	}
 	lit, isLit := args[0].(*syntax.LitExpr)
 	if !isLit || lit.Kind != syntax.StrLit {
 		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
 			Message: "format argument must be a string literal", File: diag.MainRS, Range: args[0].Span()})
-		return "", false, nil
+		return "", false, "", nil
 	}
 	var positional []value
+	var exprs []syntax.Expr
 	named := map[string]value{}
+	namedExprs := map[string]syntax.Expr{}
 	for _, a := range args[1:] {
 		if as, isAssign := a.(*syntax.AssignExpr); isAssign && as.Op == "=" {
 			if p, isPath := as.Lhs.(*syntax.PathExpr); isPath && len(p.Segments) == 1 {
 				v, sig := in.expr(as.Rhs)
 				if sig != nil {
-					return "", false, sig
+					return "", false, "", sig
 				}
 				named[p.Segments[0].Name] = v
+				namedExprs[p.Segments[0].Name] = as.Rhs
 				continue
 			}
 		}
 		v, sig := in.expr(a)
 		if sig != nil {
-			return "", false, sig
+			return "", false, "", sig
 		}
 		positional = append(positional, v)
+		exprs = append(exprs, a)
 	}
-	for _, v := range positional {
+	for i, v := range positional {
 		if isUnknown(v) {
-			return "", false, nil
+			return "", false, in.valueOf(exprs[i].Span()), nil
 		}
 	}
-	for _, v := range named {
-		if isUnknown(v) {
-			return "", false, nil
+	for _, a := range args[1:] {
+		if as, isAssign := a.(*syntax.AssignExpr); isAssign && as.Op == "=" {
+			if p, isPath := as.Lhs.(*syntax.PathExpr); isPath && len(p.Segments) == 1 && isUnknown(named[p.Segments[0].Name]) {
+				return "", false, in.valueOf(namedExprs[p.Segments[0].Name].Span()), nil
+			}
 		}
+	}
+	if name := in.unknownInline(lit.Value, named); name != "" {
+		return "", false, "the value of `" + name + "`", nil
 	}
 	out, ferr := in.formatArgs(lit.Value, positional, named)
 	if ferr != nil {
 		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
 			Message: ferr.msg, File: diag.MainRS, Range: lit.Range})
-		return "", false, nil
+		return "", false, "", nil
 	}
 	if bad := in.missingDisplay(lit.Value, positional, named); bad != nil {
 		in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error, Phase: diag.Check,
 			Message: fmt.Sprintf("`%s` doesn't implement `std::fmt::Display`", bad.TypeName()),
 			Help:    []string{"use `{:?}` (Debug) instead of `{}`"}, File: diag.MainRS, Range: e.Range})
-		return "", false, nil
+		return "", false, "", nil
 	}
-	return out, true, nil
+	return out, true, "", nil
 }
 
 // missingDisplay returns the first value printed with `{}` whose type has
@@ -115,6 +132,36 @@ func (in *interp) missingDisplay(format string, args []value, named map[string]v
 	return nil
 }
 
+// unknownInline returns the first inline argument of format (`{x}`) that
+// names a variable whose value is unknown, or "".
+func (in *interp) unknownInline(format string, named map[string]value) string {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '{' {
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '{' {
+			i++
+			continue
+		}
+		end := strings.IndexByte(format[i:], '}')
+		if end < 0 {
+			return ""
+		}
+		spec, err := parseSpec(format[i+1 : i+end])
+		i += end
+		if err != nil || spec.arg == "" || spec.arg[0] >= '0' && spec.arg[0] <= '9' {
+			continue
+		}
+		if _, isNamed := named[spec.arg]; isNamed {
+			continue
+		}
+		if b := in.scope.lookup(spec.arg); b != nil && isUnknown(b.v) {
+			return spec.arg
+		}
+	}
+	return ""
+}
+
 // print appends to the program's output, within the output budget.
 func (in *interp) print(s string, e *syntax.MacroExpr) *signal {
 	if in.opts.Mode == Check {
@@ -139,13 +186,16 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 	case "write", "writeln":
 		return in.writeMacro(e)
 	case "println", "print", "eprintln", "eprint", "format":
-		s, ok, sig := in.format(e, e.Args)
+		s, ok, missing, sig := in.formatOrMissing(e, e.Args)
 		if sig != nil {
 			return nil, sig
 		}
 		if !ok {
 			if e.Name == "format" {
 				return unknown, nil
+			}
+			if missing != "" {
+				in.unchecked(e.Range, "`"+e.Name+"!`", missing, "nothing was printed here")
 			}
 			return dispatch.Unit{}, nil
 		}
@@ -169,6 +219,9 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 		}
 		pos := in.src.Position(e.Range.Start)
 		for i, v := range vals {
+			if isUnknown(v) {
+				in.unchecked(e.Range, "`dbg!`", in.valueOf(e.Args[i].Span()), "it was printed as `_`")
+			}
 			text := strings.TrimSpace(in.src.Slice(e.Args[i].Span()))
 			if sig := in.print(fmt.Sprintf("[src/main.rs:%d:%d] %s = %s\n", pos.Line, pos.Column, text, debug(v)), e); sig != nil {
 				return nil, sig
@@ -204,11 +257,14 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 	case "assert_eq", "assert_ne", "debug_assert_eq", "debug_assert_ne":
 		return in.assertCmp(e)
 	case "panic", "todo", "unimplemented", "unreachable":
-		msg, ok, sig := in.format(e, e.Args)
+		msg, ok, missing, sig := in.formatOrMissing(e, e.Args)
 		if sig != nil {
 			return nil, sig
 		}
 		if !ok {
+			if missing != "" {
+				in.unchecked(e.Range, "`"+e.Name+"!`", missing, "the program goes on past it here, where Rust would panic")
+			}
 			return unknown, nil
 		}
 		prefix := map[string]string{
@@ -234,16 +290,23 @@ func (in *interp) assertMacro(e *syntax.MacroExpr) (value, *signal) {
 		return unknown, nil
 	}
 	b, known, sig := in.cond(e.Args[0])
+	if sig == nil && !known {
+		in.unchecked(e.Range, "`"+e.Name+"!`", in.valueOf(e.Args[0].Span()))
+	}
 	if sig != nil || !known || b {
 		return dispatch.Unit{}, sig
 	}
 	msg := "assertion failed: " + strings.TrimSpace(in.src.Slice(e.Args[0].Span()))
 	if len(e.Args) > 1 {
-		s, ok, sig := in.format(e, e.Args[1:])
+		s, ok, missing, sig := in.formatOrMissing(e, e.Args[1:])
 		if sig != nil {
 			return nil, sig
 		}
 		if !ok {
+			if missing != "" {
+				in.unchecked(e.Range, "the failure of `"+e.Name+"!`", missing+", which its message prints",
+					"the assertion does not hold; the program goes on past it here, where Rust would panic")
+			}
 			return unknown, nil
 		}
 		msg = s
@@ -265,7 +328,16 @@ func (in *interp) assertCmp(e *syntax.MacroExpr) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
-	if isUnknown(l) || isUnknown(r) {
+	what := "`" + e.Name + "!`"
+	switch {
+	case isUnknown(l) && isUnknown(r):
+		in.unchecked(e.Range, what, "the values of "+in.quote(e.Args[0].Span())+" and "+in.quote(e.Args[1].Span()))
+		return dispatch.Unit{}, nil
+	case isUnknown(l):
+		in.unchecked(e.Range, what, in.valueOf(e.Args[0].Span()))
+		return dispatch.Unit{}, nil
+	case isUnknown(r):
+		in.unchecked(e.Range, what, in.valueOf(e.Args[1].Span()))
 		return dispatch.Unit{}, nil
 	}
 	wantEq := strings.HasSuffix(e.Name, "eq")
@@ -279,7 +351,11 @@ func (in *interp) assertCmp(e *syntax.MacroExpr) (value, *signal) {
 			eq, known = bool(b), true
 		}
 	}
-	if !known || eq == wantEq {
+	if !known {
+		in.unchecked(e.Range, what, "whether "+in.quote(e.Args[0].Span())+" equals "+in.quote(e.Args[1].Span()))
+		return dispatch.Unit{}, nil
+	}
+	if eq == wantEq {
 		return dispatch.Unit{}, nil
 	}
 	op := "=="

@@ -46,8 +46,27 @@ func Text(res engine.Result, files map[string]string) string {
 	}
 	b.WriteString(TraceSummary(res.Trace))
 	b.WriteByte('\n')
-	fmt.Fprintf(&b, "status: %s\n", res.Status)
+	fmt.Fprintf(&b, "status: %s\n", Status(res))
 	return b.String()
+}
+
+// Status is the Result's status as the text says it: the status of a
+// complete Result, and for an incomplete one what was not checked, so that
+// "ran; 2 things were not checked" never reads as "ok".
+func Status(res engine.Result) string {
+	if res.Complete {
+		return res.Status
+	}
+	n := res.Unchecked()
+	things := strconv.Itoa(n) + " things were not checked"
+	if n == 1 {
+		things = "1 thing was not checked"
+	}
+	status := res.Status
+	if status == engine.StatusOK {
+		status = "ran"
+	}
+	return status + "; " + things + " (not complete)"
 }
 
 // mark is one underlined span: the diagnostic's own (primary, drawn with ^)

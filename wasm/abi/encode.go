@@ -74,6 +74,11 @@ func encodeResult(res *engine.Result) ([]byte, error) {
 		}
 		e.buf = append(e.buf, ']')
 	}
+	if res.Complete {
+		e.raw(`,"complete":true`)
+	} else {
+		e.raw(`,"complete":false`)
+	}
 	e.raw(`,"engine":{"version":`)
 	e.str(res.Engine.Version)
 	e.raw(`,"burn":`)
