@@ -423,6 +423,9 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 			Message: fmt.Sprintf("binary operation `%s` cannot be applied to type `%s`", operatorText[method], t.TypeName()),
 			Help:    []string{"compare tensors element-wise with equal, greater, lower, ...; compare devices with `==`"}}, nil
 	}
+	if burnOpMethods[method] {
+		return w.burnOpMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
+	}
 	if moreTensorMethods[method] {
 		return w.moreTensorMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	}

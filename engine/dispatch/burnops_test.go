@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -85,4 +86,142 @@ func sameShape(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// pad's three modes on the examples of Burn's padding tests
+// (crates/burn-backend-tests/tests/tensor/float/ops/padding.rs), its
+// asserts with their messages, and its gradient through slice_assign.
+func TestPad(t *testing.T) {
+	fx := newOpFixture(t, "autodiff")
+	m := fx.floats("2", arr(arr(f(1), f(2), f(3)), arr(f(4), f(5), f(6))))
+	row := fx.floats("2", arr(arr(f(1), f(2), f(3), f(4))))
+	pair := func(a, b int64) Tuple { return Tuple{i(a), i(b)} }
+	mode := func(v string) *Enum { return enum("PadMode", v) }
+	ints := fx.ints("1", arr(i(7), i(8)))
+	runOpCases(t, fx.w, []opCase{
+		{"constant (l, r, t, b)", method(m, "pad", Tuple{i(1), i(0), i(0), i(1)}, f(1.5)),
+			"[[1.5, 1.0, 2.0, 3.0], [1.5, 4.0, 5.0, 6.0], [1.5, 1.5, 1.5, 1.5]]"},
+		{"constant pairs of the last dims", method(m, "pad", arr(pair(0, 1)), i(0)),
+			"[[1.0, 2.0, 3.0, 0.0], [4.0, 5.0, 6.0, 0.0]]"},
+		{"constant of an int tensor", method(ints, "pad", arr(pair(1, 1)), f(2.9)), "[2, 7, 8, 2]"},
+		{"edge", method(m, "pad", Tuple{i(1), i(1), i(1), i(1)}, mode("Edge")),
+			"[[1.0, 1.0, 2.0, 3.0, 3.0], [1.0, 1.0, 2.0, 3.0, 3.0], [4.0, 4.0, 5.0, 6.0, 6.0], [4.0, 4.0, 5.0, 6.0, 6.0]]"},
+		{"reflect", method(row, "pad", Tuple{i(3), i(3), i(0), i(0)}, mode("Reflect")),
+			"[[4.0, 3.0, 2.0, 1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0]]"},
+		{"reflect of two dims", method(m, "pad", Tuple{i(1), i(1), i(1), i(0)}, mode("Reflect")),
+			"[[5.0, 4.0, 5.0, 6.0, 5.0], [2.0, 1.0, 2.0, 3.0, 2.0], [5.0, 4.0, 5.0, 6.0, 5.0]]"},
+	})
+	panics := []struct {
+		call     Call
+		message  string
+		location string
+	}{
+		{method(m, "pad", arr(pair(1, 1), pair(1, 1), pair(1, 1)), f(0)),
+			"Padding has 3 pairs but tensor only has 2 dimensions", "pad.rs:18"},
+		{method(m, "pad", Tuple{i(3), i(0), i(0), i(0)}, mode("Reflect")),
+			"Reflect padding (3, 0) must be less than dimension 1 size (3)", "pad.rs:209"},
+	}
+	for _, c := range panics {
+		p := mustPanic(t, fx.w, c.call)
+		if p.Message != c.message || !strings.HasSuffix(p.Location, c.location) {
+			t.Errorf("%s at %s, want %s at %s", p.Message, p.Location, c.message, c.location)
+		}
+	}
+	empty := mustCall(t, fx.w, fnG("Tensor::empty", []string{"2"}, dims(0, 3), ref(fx.d))).(*Tensor)
+	if p := mustPanic(t, fx.w, method(empty, "pad", Tuple{i(0), i(0), i(1), i(1)}, mode("Edge"))); p.Message != "Cannot apply edge padding to zero-sized dimension 0" {
+		t.Errorf("edge of an empty dim: %s", p.Message)
+	}
+	bools := mustCall(t, fx.w, method(m, "greater_elem", f(2))).(*Tensor)
+	mustReject(t, fx.w, method(bools, "pad", Tuple{i(1), i(1), i(1), i(1)}, f(0)))
+
+	// The gradient of a reflect pad: each input element gets one per copy.
+	ad := mustCall(t, fx.w, method(fx.d, "autodiff")).(*Device)
+	x := mustCall(t, fx.w, fnG("Tensor::from_floats", []string{"1"}, arr(f(1), f(2), f(3)), ref(ad))).(*Tensor)
+	x = mustCall(t, fx.w, method(x, "require_grad")).(*Tensor)
+	padded := mustCall(t, fx.w, method(x, "pad", arr(pair(2, 1)), mode("Reflect"))).(*Tensor)
+	if got := padded.values.Preview(16); got != "[3.0, 2.0, 1.0, 2.0, 3.0, 2.0]" {
+		t.Fatalf("reflect pad on autodiff = %s", got)
+	}
+	loss := mustCall(t, fx.w, method(padded, "sum")).(*Tensor)
+	grads := mustCall(t, fx.w, method(loss, "backward"))
+	g := mustCall(t, fx.w, method(x, "grad", ref(grads)))
+	if e, ok := g.(*Enum); !ok || e.Variant != "Some" || e.Fields[0].(*Tensor).values.Preview(8) != "[1.0, 3.0, 2.0]" {
+		t.Errorf("reflect pad gradient: %s", Debug(g))
+	}
+}
+
+// TestPadAgainstNaiveIndexing pads random 1-3 dim tensors with random
+// pairs in each mode and checks every output element against the
+// definition: constant outside the input, the mirror index excluding the
+// edge for Reflect, the clamped index for Edge.
+func TestPadAgainstNaiveIndexing(t *testing.T) {
+	fx := newOpFixture(t)
+	r := rand.New(rand.NewPCG(3, 5))
+	for trial := range 60 {
+		rank := 1 + r.IntN(3)
+		shape := make([]int64, rank)
+		n := int64(1)
+		for d := range shape {
+			shape[d] = 1 + int64(r.IntN(4))
+			n *= shape[d]
+		}
+		flat := &Array{}
+		for k := range n {
+			flat.Elems = append(flat.Elems, f(float64(k+1)))
+		}
+		x := fx.floats("1", flat)
+		x = mustCall(t, fx.w, method(x, "reshape", dims(shape...))).(*Tensor)
+		for _, m := range []string{"Constant", "Reflect", "Edge"} {
+			pairs := &Array{}
+			pads := make([][2]int64, rank)
+			for d := range rank {
+				limit := 3
+				if m == "Reflect" {
+					limit = int(shape[d]) // padding < size
+				}
+				pads[d] = [2]int64{int64(r.IntN(limit)), int64(r.IntN(limit))}
+				pairs.Elems = append(pairs.Elems, Tuple{i(pads[d][0]), i(pads[d][1])})
+			}
+			var modeArg Value = f(-1)
+			if m != "Constant" {
+				modeArg = enum("PadMode", m)
+			}
+			out := mustCall(t, fx.w, method(x, "pad", pairs, modeArg)).(*Tensor)
+			for p := range out.values.NumElements() {
+				// Decode p into output coords, map each to an input coord.
+				rem := p
+				coords := make([]int64, rank)
+				for d := rank - 1; d >= 0; d-- {
+					coords[d] = int64(rem) % out.shape[d]
+					rem /= int(out.shape[d])
+				}
+				want := 0.0
+				inside := true
+				src := int64(0)
+				for d := range rank {
+					c := coords[d] - pads[d][0]
+					switch {
+					case c >= 0 && c < shape[d]:
+					case m == "Constant":
+						inside = false
+					case m == "Edge":
+						c = min(max(c, 0), shape[d]-1)
+					case c < 0:
+						c = -c
+					default:
+						c = 2*(shape[d]-1) - c
+					}
+					src = src*shape[d] + c
+				}
+				if inside {
+					want = float64(src + 1)
+				} else {
+					want = -1
+				}
+				if got := out.values.Data.Float(p); got != want {
+					t.Fatalf("trial %d: %s pad %v of %v at %v = %v, want %v", trial, m, pads, shape, coords, got, want)
+				}
+			}
+		}
+	}
 }

@@ -146,6 +146,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return variantCall(typ, name, c)
 	case "TensorData":
 		return w.tensorDataFunction(name, c)
+	case "PadMode":
+		return padModeFunction(name, c)
 	case "Tolerance":
 		return w.toleranceFunction(name, c)
 	case "Shape":

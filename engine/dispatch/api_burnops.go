@@ -1,0 +1,314 @@
+package dispatch
+
+import (
+	"fmt"
+	"math"
+)
+
+// Tensor methods burn-tensor composes from other tensor methods: each is
+// modelled by calling those methods in Burn's order, so the trace, the
+// routing, the panics, the values and the gradients are theirs.
+
+const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
+
+// burnOpMethods are the methods handled here.
+var burnOpMethods = map[string]bool{"pad": true}
+
+func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	switch c.Method {
+	case "pad":
+		return w.pad(t, a)
+	}
+	return nil, errUnknownMethod(tensorStruct, c.Method), nil
+}
+
+// step runs one tensor method of a composition on t.
+func (w *World) step(t *Tensor, method string, args ...Value) (*Tensor, *UsageError, *Panic) {
+	v, ue, p := w.tensorMethod(t, Call{Recv: t, Method: method, Args: args})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	out, ok := v.(*Tensor)
+	if !ok {
+		return nil, &UsageError{Code: "unsupported-api", Arg: -1, Message: "`" + method + "` returned no tensor"}, nil
+	}
+	return out, nil, nil
+}
+
+// filled is Tensor::full(shape, value, (&device, dtype)) on t's device and
+// dtype (zeros when value is nil).
+func (w *World) filled(t *Tensor, shape []int64, value Value) (*Tensor, *UsageError, *Panic) {
+	opts := Tuple{t.Device(), dtypeEnum(t.dtype)}
+	tt := tensorType{rank: t.Rank(), kind: t.kind}
+	var v Value
+	var ue *UsageError
+	var p *Panic
+	if value == nil {
+		v, ue, p = w.create("zeros", tt, shape, argList{c: Call{Args: []Value{opts}}}, 0)
+	} else {
+		v, ue, p = w.create("full", tt, shape, argList{c: Call{Args: []Value{value, opts}}}, 1)
+	}
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return v.(*Tensor), nil, nil
+}
+
+func usizeRange(lo, hi int64) *Range {
+	return &Range{Lo: &lo, Hi: &hi, Suffix: "usize"}
+}
+
+// dimRanges are build_slice_ranges (pad.rs:76-95): the whole of every dim
+// but dim, which gets start..start+n.
+func dimRanges(shape []int64, dim int, start, n int64) *Array {
+	out := &Array{}
+	for i, s := range shape {
+		if i == dim {
+			out.Elems = append(out.Elems, usizeRange(start, start+n))
+		} else {
+			out.Elems = append(out.Elems, usizeRange(0, s))
+		}
+	}
+	return out
+}
+
+// padMode is burn-std's PadMode (crates/burn-std/src/ops.rs:335-371):
+// Constant(f32), Reflect or Edge; a number converts into Constant, and
+// the default is Constant(0.0).
+type padMode struct {
+	kind  string
+	value float64
+}
+
+func padModeOf(v Value) (padMode, bool) {
+	switch x := Deref(v).(type) {
+	case Int:
+		return padMode{kind: "Constant", value: float64(float32(x.V))}, true
+	case Float:
+		return padMode{kind: "Constant", value: float64(float32(x.V))}, true
+	case *Enum:
+		switch {
+		case x.Type == "Default":
+			return padMode{kind: "Constant"}, true
+		case x.Type != "PadMode":
+			return padMode{}, false
+		case x.Variant == "Constant" && len(x.Fields) == 1:
+			m, ok := padModeOf(x.Fields[0])
+			return m, ok && m.kind == "Constant"
+		case (x.Variant == "Reflect" || x.Variant == "Edge") && len(x.Fields) == 0:
+			return padMode{kind: x.Variant}, true
+		}
+	}
+	return padMode{}, false
+}
+
+// padModeFunction is PadMode::Constant(v) and PadMode::default().
+func padModeFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	switch {
+	case name == "default" && len(c.Args) == 0:
+		return &Enum{Type: "PadMode", Variant: "Constant", Fields: []Value{Float{V: 0}}}, nil, nil
+	case name == "Constant":
+		if len(c.Args) != 1 {
+			return nil, errArgCount(false, 1, len(c.Args)), nil
+		}
+		if _, ok := padModeOf(c.Args[0]); !ok {
+			return nil, errArgType(1, "f32", c.Args[0]), nil
+		}
+		return &Enum{Type: "PadMode", Variant: "Constant", Fields: c.Args}, nil, nil
+	}
+	return nil, errUnknownFunction("enum `PadMode`", name), nil
+}
+
+// padPairs reads IntoPadding (pad.rs:8-74): (left, right, top, bottom) for
+// the last two dims, or pairs for the last N dims, an array, a slice or a
+// Vec of them. More pairs than dims is the assert of into_padding.
+func padPairs(v Value, rank int, arg Value) ([][2]int64, *UsageError, *Panic) {
+	pairs := make([][2]int64, rank)
+	pairOf := func(e Value) ([2]int64, bool) {
+		tup, ok := Deref(e).(Tuple)
+		if !ok || len(tup) != 2 {
+			return [2]int64{}, false
+		}
+		var out [2]int64
+		for i, x := range tup {
+			n, ok := Deref(x).(Int)
+			if !ok || n.V < 0 {
+				return [2]int64{}, false
+			}
+			out[i] = n.V
+		}
+		return out, true
+	}
+	switch x := Deref(v).(type) {
+	case Tuple:
+		if len(x) != 4 || rank < 2 {
+			break
+		}
+		var n [4]int64
+		for i, e := range x {
+			k, ok := Deref(e).(Int)
+			if !ok || k.V < 0 {
+				return nil, errArgType(1, "(usize, usize, usize, usize)", arg), nil
+			}
+			n[i] = k.V
+		}
+		pairs[rank-2] = [2]int64{n[2], n[3]}
+		pairs[rank-1] = [2]int64{n[0], n[1]}
+		return pairs, nil, nil
+	case *Array:
+		line := 18 // [(usize, usize); N]
+		if x.Vec {
+			line = 65
+		} else if _, borrowed := v.(*Ref); borrowed {
+			line = 48 // &[(usize, usize)]
+		}
+		if len(x.Elems) > rank {
+			return nil, nil, newPanic("bt-pad-pairs", at(locPad, line),
+				fmt.Sprintf("Padding has %d pairs but tensor only has %d dimensions", len(x.Elems), rank)).on(1)
+		}
+		offset := rank - len(x.Elems)
+		for i, e := range x.Elems {
+			p, ok := pairOf(e)
+			if !ok {
+				return nil, errArgType(1, "impl IntoPadding<D>", arg), nil
+			}
+			pairs[offset+i] = p
+		}
+		return pairs, nil, nil
+	}
+	return nil, errArgType(1, "impl IntoPadding<D>", arg), nil
+}
+
+// pad is Tensor::pad(padding, mode) (pad.rs:151-158): Constant fills a
+// full tensor and slice_assigns the input into it; Reflect and Edge work
+// dim by dim, slice_assigning the input and then the flipped or repeated
+// borders into zeros.
+func (w *World) pad(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errTraitBounds("pad", t), nil
+	}
+	pairs, ue, p := padPairs(a.c.Args[0], t.Rank(), a.c.Args[0])
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	mode, ok := padModeOf(a.get(1))
+	if !ok {
+		return nil, errArgType(2, "impl Into<PadMode>", a.c.Args[1]), nil
+	}
+	switch mode.kind {
+	case "Constant":
+		// pad_constant (pad.rs:160-190).
+		shape := t.Shape()
+		ranges := &Array{}
+		for i, pr := range pairs {
+			shape[i] += pr[0] + pr[1]
+			ranges.Elems = append(ranges.Elems, usizeRange(pr[0], shape[i]-pr[1]))
+		}
+		var fill Value = Float{V: mode.value}
+		if t.kind == KindInt {
+			fill = Int{V: int64(math.Trunc(mode.value))}
+			if math.IsNaN(mode.value) || math.IsInf(mode.value, 0) {
+				fill = Float{V: mode.value}
+			}
+		}
+		full, ue, p := w.filled(t, shape, fill)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		return w.tensorMethod(full, Call{Recv: full, Method: "slice_assign", Args: []Value{ranges, t}})
+	case "Reflect":
+		// pad_reflect (pad.rs:192-225).
+		for i, pr := range pairs {
+			if (pr[0] > 0 || pr[1] > 0) && !(pr[0] < t.shape[i] && pr[1] < t.shape[i]) {
+				return nil, nil, newPanic("bt-pad-reflect-size", at(locPad, 209),
+					fmt.Sprintf("Reflect padding (%d, %d) must be less than dimension %d size (%d)", pr[0], pr[1], i, t.shape[i])).on(2)
+			}
+		}
+	case "Edge":
+		// pad_edge (pad.rs:280-300).
+		for i, pr := range pairs {
+			if (pr[0] > 0 || pr[1] > 0) && t.shape[i] <= 0 {
+				return nil, nil, newPanic("bt-pad-edge-empty", at(locPad, 287),
+					fmt.Sprintf("Cannot apply edge padding to zero-sized dimension %d", i)).on(2)
+			}
+		}
+	}
+	result := t
+	for i, pr := range pairs {
+		if pr[0] == 0 && pr[1] == 0 {
+			continue
+		}
+		var ue *UsageError
+		var p *Panic
+		result, ue, p = w.padDim(result, i, pr[0], pr[1], mode.kind == "Reflect")
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+	}
+	return result, nil, nil
+}
+
+// padDim is pad_reflect_dim and pad_edge_dim (pad.rs:227-278, 302-345).
+func (w *World) padDim(t *Tensor, dim int, before, after int64, reflect bool) (*Tensor, *UsageError, *Panic) {
+	size := t.shape[dim]
+	shape := t.Shape()
+	shape[dim] += before + after
+	out, ue, p := w.filled(t, shape, nil)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	if out, ue, p = w.step(out, "slice_assign", dimRanges(shape, dim, before, size), t); ue != nil || p != nil {
+		return nil, ue, p
+	}
+	// border is the reflected rows start..start+n, flipped, or the edge
+	// row at start repeated n times.
+	border := func(start, n int64) (*Tensor, *UsageError, *Panic) {
+		if !reflect {
+			one, ue, p := w.step(t, "narrow", Int{V: int64(dim)}, Int{V: start}, Int{V: 1})
+			if ue != nil || p != nil {
+				return nil, ue, p
+			}
+			return w.step(one, "repeat_dim", Int{V: int64(dim)}, Int{V: n})
+		}
+		part, ue, p := w.step(t, "narrow", Int{V: int64(dim)}, Int{V: start}, Int{V: n})
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		return w.step(part, "flip", &Array{Elems: []Value{Int{V: int64(dim)}}})
+	}
+	if before > 0 {
+		start := int64(ifElse(reflect, 1, 0))
+		part, ue, p := border(start, before)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		if out, ue, p = w.step(out, "slice_assign", dimRanges(shape, dim, 0, before), part); ue != nil || p != nil {
+			return nil, ue, p
+		}
+	}
+	if after > 0 {
+		start := size - 1
+		if reflect {
+			start = size - after - 1
+		}
+		part, ue, p := border(start, after)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		if out, ue, p = w.step(out, "slice_assign", dimRanges(shape, dim, before+size, after), part); ue != nil || p != nil {
+			return nil, ue, p
+		}
+	}
+	return out, nil, nil
+}
+
+func ifElse[T any](cond bool, yes, no T) T {
+	if cond {
+		return yes
+	}
+	return no
+}
