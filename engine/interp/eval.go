@@ -104,6 +104,7 @@ func (in *interp) define(name string, v value, mut bool, r source.Range) {
 // ---- statements ----
 
 func (in *interp) stmts(list []syntax.Stmt) *signal {
+	in.inferLets(list)
 	for _, s := range list {
 		if _, sig := in.stmt(s); sig != nil {
 			return sig
@@ -116,6 +117,7 @@ func (in *interp) block(b *syntax.BlockExpr) (value, *signal) {
 	in.push()
 	defer in.pop()
 	var last value = dispatch.Unit{}
+	in.inferLets(b.Stmts)
 	for i, s := range b.Stmts {
 		v, sig := in.stmt(s)
 		if sig != nil {
@@ -145,7 +147,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 			in.bindPattern(s.Pat, unknown)
 			return dispatch.Unit{}, nil
 		}
-		expect := ""
+		expect := in.letTypes[s]
 		if s.Type != nil {
 			expect = in.typeText(s.Type)
 		}

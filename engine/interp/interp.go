@@ -170,6 +170,9 @@ type interp struct {
 	limited   string
 	sites     []source.Range
 	lastRange source.Range
+	// letTypes is the type inferLets gave each untyped
+	// `let x = Default::default();` ("" when no later use decides it).
+	letTypes map[*syntax.LetStmt]string
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {

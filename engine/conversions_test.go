@@ -1,0 +1,77 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+const flexConfig = "[dependencies]\nburn = { version = \"0.22\", features = [\"std\", \"flex\"] }\n"
+
+// Burn's tensor constructors and conversions as Burn's backend tests write
+// them, through the whole engine: what each prints, and the ops it traces.
+func TestConstructorsAndConversions(t *testing.T) {
+	cases := []struct {
+		name    string
+		snippet string
+		output  string
+		ops     []string
+	}{
+		{"Tensor::from of the harness aliases", `use burn::tensor::{Tensor, Int, Bool};
+type TestTensor<const D: usize> = Tensor<D>;
+type TestTensorInt<const D: usize> = Tensor<D, Int>;
+type TestTensorBool<const D: usize> = Tensor<D, Bool>;
+let t = TestTensor::<2>::from([[0.0, -1.0, 2.0], [3.0, 4.0, -5.0]]);
+let i = TestTensorInt::<1>::from([1, 2]);
+let b = TestTensorBool::<1>::from([true, false]);
+println!("{:?} {:?} {:?}", t.to_data().to_vec::<f32>().unwrap(), i.into_data().to_vec::<i32>().unwrap(), b.dtype());
+`, "[0.0, -1.0, 2.0, 3.0, 4.0, -5.0] [1, 2] Bool(Native)\n", []string{"float_from_data", "int_from_data", "bool_from_data", "float_into_data", "int_into_data"}},
+		{"Tensor::from of a TensorData", `use burn::tensor::{Tensor, TensorData};
+let data = TensorData::from([1.5, 2.5]);
+let t = Tensor::<1>::from(data);
+println!("{}", t.sum().into_scalar::<f32>());
+`, "4\n", []string{"float_from_data", "float_sum", "float_into_data"}},
+		// rustc infers the let's type from the later &device argument:
+		// the let builds Device::default() where it stands.
+		{"let device = Default::default() used as a device", `use burn::tensor::Tensor;
+let device = Default::default();
+let t = Tensor::<1>::from_data([1.0, 2.0], &device);
+println!("{:?} {:?}", device, device.settings().float_dtype);
+`, "Device<Flex(Cpu)> F32\n", []string{"float_from_data"}},
+		{"Default::default() used in creation options", `use burn::tensor::{Tensor, DType};
+let device = Default::default();
+let f = Tensor::<1>::full([2], 3.0, (&device, DType::F16));
+println!("{:?} {:?}", f.dtype(), device.settings().int_dtype);
+`, "F16 I32\n", []string{"float_full"}},
+		{"Default::default() passed to a function of the program", `use burn::tensor::{Tensor, Device};
+fn make(d: &Device) -> Tensor<1> { Tensor::ones([2], d) }
+let device = Default::default();
+let m = make(&device);
+println!("{:?}", device.settings().bool_dtype);
+`, "Native\n", []string{"float_ones"}},
+		{"a parameter of the program's own type decides it", `#[derive(Default, Debug)]
+struct Cfg { n: u32 }
+fn take(c: &Cfg) -> u32 { c.n + 1 }
+let c = Default::default();
+println!("{} {:?}", take(&c), c);
+`, "1 Cfg { n: 0 }\n", nil},
+	}
+	for _, c := range cases {
+		res := engine.Run(engine.Request{Config: flexConfig, Snippet: c.snippet})
+		if res.Status != engine.StatusOK {
+			t.Errorf("%s: status %s: %+v", c.name, res.Status, res.Diagnostics)
+			continue
+		}
+		if res.Output != c.output {
+			t.Errorf("%s: output %q, want %q", c.name, res.Output, c.output)
+		}
+		var ops []string
+		for _, ev := range res.Trace {
+			ops = append(ops, ev.Op)
+		}
+		if strings.Join(ops, " ") != strings.Join(c.ops, " ") {
+			t.Errorf("%s: trace %v, want %v", c.name, ops, c.ops)
+		}
+	}
+}

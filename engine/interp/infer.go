@@ -1,0 +1,160 @@
+package interp
+
+import (
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// ---- inference of a let's type from a later use ----
+
+// inferLets gives each `let x = Default::default();` of stmts that writes
+// no type the type rustc infers for it from a later statement of the same
+// block (inferLetType), so the let builds that value where it stands, as
+// Rust does: `let device = Default::default();` then
+// `Tensor::from_data(x, &device)` makes x a Device at the let, and
+// `device.settings()` is a Device method.
+func (in *interp) inferLets(stmts []syntax.Stmt) {
+	for i, s := range stmts {
+		ls, ok := s.(*syntax.LetStmt)
+		if !ok || ls.Type != nil || ls.Init == nil {
+			continue
+		}
+		if _, done := in.letTypes[ls]; done {
+			continue
+		}
+		if in.letTypes == nil {
+			in.letTypes = map[*syntax.LetStmt]string{}
+		}
+		in.letTypes[ls] = in.inferLetType(ls, stmts[i+1:])
+	}
+}
+
+// inferLetType is the type of a `let NAME = Default::default();` that the
+// first use of NAME as a borrowed argument decides: a parameter of one of
+// the program's functions gives its declared type; every argument position
+// of Burn's API that a `&x` of a Default type fills is a device
+// (`impl Into<TensorCreationOptions>` has From<&Device> and
+// From<(&Device, DType)>, crates/burn-tensor/src/tensor/api/options.rs:76-98;
+// the other device parameters are `&Device`). "" when nothing decides.
+func (in *interp) inferLetType(ls *syntax.LetStmt, rest []syntax.Stmt) string {
+	id, ok := ls.Pat.(*syntax.IdentPat)
+	if !ok || !isDefaultCall(ls.Init) {
+		return ""
+	}
+	name := id.Name
+	found := ""
+	for _, s := range rest {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			if found != "" {
+				return false
+			}
+			switch e := n.(type) {
+			case *syntax.CallExpr:
+				for i, a := range e.Args {
+					if t := in.argUse(e, i, a, name); t != "" {
+						found = t
+						return false
+					}
+				}
+			case *syntax.MethodCallExpr:
+				for _, a := range e.Args {
+					if borrows(a, name) {
+						found = "Device"
+						return false
+					}
+				}
+			}
+			return true
+		})
+		if found != "" {
+			return found
+		}
+		if next, ok := s.(*syntax.LetStmt); ok && bindsName(next.Pat, name) {
+			// Shadowed: later uses are another binding's.
+			return ""
+		}
+	}
+	return ""
+}
+
+// argUse is the type argument i of call decides for NAME, "" when the
+// argument is not `&NAME` (or a tuple holding it).
+func (in *interp) argUse(call *syntax.CallExpr, i int, a syntax.Expr, name string) string {
+	if !borrows(a, name) {
+		return ""
+	}
+	path, ok := call.Fun.(*syntax.PathExpr)
+	if !ok {
+		return ""
+	}
+	segs := make([]string, len(path.Segments))
+	for j, s := range path.Segments {
+		segs[j] = s.Name
+	}
+	r := in.resolveIn(in.mod, segs, 0)
+	if r.external != nil {
+		return "Device"
+	}
+	fn := r.item.fn
+	if _, tuple := a.(*syntax.TupleExpr); tuple || fn == nil {
+		return ""
+	}
+	params := fn.Params
+	if len(params) > 0 && params[0].Self {
+		params = params[1:]
+	}
+	if i >= len(params) || params[i].Type == nil {
+		return ""
+	}
+	t := strings.TrimSpace(in.typeText(params[i].Type))
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "&mut "), "&"))
+	if t == "" || strings.HasPrefix(t, "impl ") || len(t) == 1 {
+		// A generic parameter decides nothing by itself.
+		return ""
+	}
+	return t
+}
+
+// borrows reports whether e is `&NAME`, or a tuple `(&NAME, ..)`.
+func borrows(e syntax.Expr, name string) bool {
+	switch x := e.(type) {
+	case *syntax.UnaryExpr:
+		if x.Op != "&" {
+			return false
+		}
+		p, ok := x.X.(*syntax.PathExpr)
+		return ok && p.QSelf == nil && len(p.Segments) == 1 && p.Segments[0].Name == name && len(p.Segments[0].Generics) == 0
+	case *syntax.TupleExpr:
+		return len(x.Elems) > 0 && borrows(x.Elems[0], name)
+	case *syntax.ParenExpr:
+		return borrows(x.X, name)
+	}
+	return false
+}
+
+// isDefaultCall reports whether e is `Default::default()` (a path ending
+// in Default::default, no arguments).
+func isDefaultCall(e syntax.Expr) bool {
+	call, ok := e.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	p, ok := call.Fun.(*syntax.PathExpr)
+	if !ok || p.QSelf != nil {
+		return false
+	}
+	n := len(p.Segments)
+	return n >= 2 && p.Segments[n-2].Name == "Default" && p.Segments[n-1].Name == "default"
+}
+
+func bindsName(p syntax.Pattern, name string) bool {
+	binds := false
+	syntax.Inspect(p, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.IdentPat); ok && id.Name == name {
+			binds = true
+		}
+		return !binds
+	})
+	return binds
+}
