@@ -26,6 +26,9 @@ const maxGoldenOutput = 2048
 func Summary(res engine.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "status: %s\n", res.Status)
+	if !res.Complete {
+		fmt.Fprintf(&b, "complete: false\n")
+	}
 	if p := res.Panic; p != nil {
 		fmt.Fprintf(&b, "panic: %s at %s\n", p.Code, spanText(p.Span))
 		fmt.Fprintf(&b, "  location: %s\n", p.Location)
@@ -117,8 +120,30 @@ func TestExamples(t *testing.T) {
 
 // checkPromises tests the design's two promises: (1) no check error means
 // no panic; (2) a panic was reported by check with the same code and span.
+// They hold for a complete Result. An incomplete one (complete false, with
+// a playground-unmodelled or playground-unchecked warning saying what the
+// engine did not see) is allowed to read promise (1) as "no panic the
+// engine can see": its status is what the engine saw, not a verdict on
+// what it could not, so what is tested of it is that it says so, at a
+// span, and that what it saw still keeps both promises.
 func checkPromises(t *testing.T, res engine.Result) {
 	t.Helper()
+	unseen := 0
+	for _, d := range res.Diagnostics {
+		if !engine.Incompleteness(d.Code) {
+			continue
+		}
+		unseen++
+		if d.Severity != "warning" || (d.Phase != "check" && d.Phase != "run") {
+			t.Errorf("%s is a %s of phase %s, want a warning of check or run", d.Code, d.Severity, d.Phase)
+		}
+		if d.Span.End.Offset < d.Span.Start.Offset || d.Message == "" {
+			t.Errorf("%s has no span or no message: %+v", d.Code, d)
+		}
+	}
+	if res.Complete != (unseen == 0) {
+		t.Errorf("complete is %v with %d playground-unmodelled/unchecked warnings", res.Complete, unseen)
+	}
 	checkErrors := 0
 	for _, d := range res.Diagnostics {
 		if d.Phase == "check" && d.Severity == "error" {
