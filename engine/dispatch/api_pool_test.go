@@ -69,3 +69,29 @@ func TestModulePools(t *testing.T) {
 		t.Errorf("rank-3 max_pool2d: %+v", ue)
 	}
 }
+
+func TestModuleInterpolate(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x := ones(t, w, d, "", 1, 2, 3, 3)
+	opts := mustCall(t, w, fn("InterpolateOptions::new", enum("InterpolateMode", "Bilinear")))
+	half := mustCall(t, w, method(opts, "with_align_corners", Bool(false))).(*InterpolateOptions)
+	if !opts.(*InterpolateOptions).alignCorners || half.alignCorners || half.mode != "Bilinear" {
+		t.Errorf("options %+v then %+v", opts, half)
+	}
+	out := mustCall(t, w, fn("burn::tensor::module::interpolate", x, dims(5, 4), half)).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{1, 2, 5, 4}) || w.Trace()[len(w.Trace())-1].Op != "interpolate" {
+		t.Errorf("interpolate: %v, op %s", out.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	if v := out.floatValues(); len(v) != 40 || v[0] != 1 || v[39] != 1 {
+		t.Errorf("interpolating ones: %v", v)
+	}
+	exact := mustCall(t, w, fn("InterpolateOptions::new", enum("InterpolateMode", "NearestExact")))
+	p := mustPanic(t, w, fn("interpolate", x, dims(5, 4), exact))
+	if p.Message != "interpolate: unsupported mode NearestExact / dtype F32" || p.Location != "crates/burn-flex/src/ops/module.rs:601" {
+		t.Errorf("NearestExact: %q at %s", p.Message, p.Location)
+	}
+	if ue := mustReject(t, w, fn("InterpolateOptions::new", i(1))); ue.Code != "wrong-arguments" {
+		t.Errorf("InterpolateOptions::new(1): %+v", ue)
+	}
+}

@@ -66,6 +66,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.tensorDataMethod(r, c)
 	case *Tolerance:
 		v, ue, p = w.toleranceMethod(r, c)
+	case *InterpolateOptions:
+		v, ue, p = w.interpolateOptionsMethod(r, c)
 	case *ShapeValue:
 		v, ue, p = w.shapeMethod(r, c)
 	case *QuantScheme:
@@ -175,6 +177,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return nil, errUnsupported("burn::tensor::signal::" + name), nil
 	case "ConvOptions", "ConvTransposeOptions":
 		return w.convOptionsFunction(typ, name, c)
+	case "InterpolateOptions":
+		return w.interpolateOptionsFunction(name, c)
 	case "DType":
 		if name == "Bool" && len(c.Args) == 1 {
 			return &Enum{Type: "DType", Variant: "Bool", Fields: c.Args}, nil, nil
@@ -198,6 +202,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 	case "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",
 		"adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d":
 		return w.pool(name, c)
+	case "interpolate":
+		return w.interpolate(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
