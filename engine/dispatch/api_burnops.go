@@ -12,13 +12,32 @@ import (
 const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 
 // burnOpMethods are the methods handled here.
-var burnOpMethods = map[string]bool{"pad": true}
+var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
 	switch c.Method {
 	case "pad":
 		return w.pad(t, a)
+	case "fmod", "fmod_scalar":
+		if t.kind != KindFloat {
+			return nil, errTraitBounds(c.Method, t), nil
+		}
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		if c.Method == "fmod_scalar" {
+			s, ue := a.float(0)
+			if ue != nil {
+				return nil, ue, nil
+			}
+			return w.fmodScalar(t, float64(float32(s)))
+		}
+		o, ue := sameTensorArg(a, 0, t)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		return w.fmod(t, o)
 	}
 	return nil, errUnknownMethod(tensorStruct, c.Method), nil
 }
@@ -311,4 +330,64 @@ func ifElse[T any](cond bool, yes, no T) T {
 		return yes
 	}
 	return no
+}
+
+// fmod is Tensor::fmod (crates/burn-tensor/src/tensor/api/fmod.rs:36-55):
+// self - other * trunc(self / other), with the product of a zero quotient
+// and an infinite divisor made zero.
+func (w *World) fmod(t, o *Tensor) (Value, *UsageError, *Panic) {
+	quotient, ue, p := w.step(t, "div", o)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	truncated, ue, p := w.step(quotient, "trunc")
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	product, ue, p := w.step(o, "mul", truncated)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	zeroQuotient, ue, p := w.step(truncated, "equal_scalar", Float{V: 0})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	inf, ue, p := w.step(o, "is_inf")
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	zeroTimesInf, ue, p := w.step(zeroQuotient, "bool_and", inf)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	zero, ue, p := w.step(t, "mul_scalar", Float{V: 0})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	corrected, ue, p := w.step(product, "mask_where", zeroTimesInf, zero)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return w.tensorMethod(t, Call{Recv: t, Method: "sub", Args: []Value{corrected}})
+}
+
+// fmodScalar is Tensor::fmod_scalar (fmod.rs:85-101): an infinite scalar
+// returns the tensor itself, after the division and trunc ran.
+func (w *World) fmodScalar(t *Tensor, s float64) (Value, *UsageError, *Panic) {
+	quotient, ue, p := w.step(t, "div_scalar", Float{V: s})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	truncated, ue, p := w.step(quotient, "trunc")
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	product, ue, p := w.step(truncated, "mul_scalar", Float{V: s})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	if math.IsInf(s, 0) {
+		return t, nil, nil
+	}
+	return w.tensorMethod(t, Call{Recv: t, Method: "sub", Args: []Value{product}})
 }

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -221,6 +222,72 @@ func TestPadAgainstNaiveIndexing(t *testing.T) {
 				if got := out.values.Data.Float(p); got != want {
 					t.Fatalf("trial %d: %s pad %v of %v at %v = %v, want %v", trial, m, pads, shape, coords, got, want)
 				}
+			}
+		}
+	}
+}
+
+// fmod and fmod_scalar (fmod.rs) on the cases of Burn's fmod tests, trunc
+// and hypot; fmod is composed from div, trunc, mul, is_inf and mask_where
+// as burn-tensor composes it, so the trace shows those ops.
+func TestFmodTruncHypot(t *testing.T) {
+	fx := newOpFixture(t)
+	inf := math.Inf(1)
+	x := fx.floats("1", arr(f(5.3), f(-5.3), f(5.3), f(-5.3), f(7), f(inf)))
+	y := fx.floats("1", arr(f(2), f(2), f(-2), f(-2), f(inf), f(2)))
+	runOpCases(t, fx.w, []opCase{
+		// C fmod's signs: the result takes the dividend's; x mod inf is x;
+		// inf mod y is NaN.
+		{"fmod", method(x, "fmod", y), "[1.3000002, -1.3000002, 1.3000002, -1.3000002, 7.0, NaN]"},
+		{"fmod_scalar", method(x, "fmod_scalar", f(2)), "[1.3000002, -1.3000002, 1.3000002, -1.3000002, 1.0, NaN]"},
+		{"fmod_scalar by infinity", method(x, "fmod_scalar", f(inf)), "[5.3, -5.3, 5.3, -5.3, 7.0, inf]"},
+		{"trunc", method(fx.floats("1", arr(f(2.7), f(-2.7), f(0.2))), "trunc"), "[2.0, -2.0, 0.0]"},
+		{"hypot", method(fx.floats("1", arr(f(3), f(5))), "hypot", fx.floats("1", arr(f(4), f(12)))), "[5.0, 13.0]"},
+		{"is_inf", method(x, "is_inf"), "[false, false, false, false, false, true]"},
+	})
+	mustCall(t, fx.w, method(x, "fmod", y))
+	var ops []string
+	for _, e := range fx.w.trace[len(fx.w.trace)-9:] {
+		ops = append(ops, e.Op)
+	}
+	if got := strings.Join(ops, " "); got != "float_div float_trunc float_mul float_equal_elem float_is_inf bool_and float_mul_scalar float_mask_where float_sub" {
+		t.Errorf("fmod dispatches %s", got)
+	}
+	ints := fx.ints("1", arr(i(5)))
+	mustReject(t, fx.w, method(ints, "fmod", ints))
+	mustReject(t, fx.w, method(ints, "trunc"))
+}
+
+// TestFmodAgainstItsFormula checks fmod of random broadcast pairs against
+// Burn's formula x - y * trunc(x / y) worked in f32 one operation at a
+// time, which is what the backend computes (it can differ from C's fmod
+// in the last bits).
+func TestFmodAgainstItsFormula(t *testing.T) {
+	fx := newOpFixture(t)
+	r := rand.New(rand.NewPCG(9, 4))
+	for trial := range 40 {
+		n := 1 + r.IntN(6)
+		xs, ys := make([]float64, n), make([]float64, n)
+		xa, ya := &Array{}, &Array{}
+		for k := range n {
+			xs[k] = float64(float32((r.Float64()*40 - 20)))
+			ys[k] = float64(float32((r.Float64()*10 - 5)))
+			if r.IntN(8) == 0 {
+				ys[k] = math.Inf(1 - 2*r.IntN(2))
+			}
+			xa.Elems, ya.Elems = append(xa.Elems, f(xs[k])), append(ya.Elems, f(ys[k]))
+		}
+		out := mustCall(t, fx.w, method(fx.floats("1", xa), "fmod", fx.floats("1", ya))).(*Tensor)
+		for k := range n {
+			x, y := float32(xs[k]), float32(ys[k])
+			q := float32(math.Trunc(float64(x / y)))
+			prod := y * q
+			if q == 0 && math.IsInf(float64(y), 0) {
+				prod = 0
+			}
+			want := float64(x - prod)
+			if got := out.values.Data.Float(k); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("trial %d: fmod(%v, %v) = %v, want %v", trial, x, y, got, want)
 			}
 		}
 	}

@@ -254,7 +254,7 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 	dim := func(i int) int { return normDim(args.dims[i], rank) }
 	m := row.method
 	switch m {
-	case "add", "sub", "mul", "div", "remainder", "powf", "powi", "atan2", "bool_and", "bool_or", "bool_xor":
+	case "add", "sub", "mul", "div", "remainder", "powf", "powi", "atan2", "hypot", "bool_and", "bool_or", "bool_xor":
 		return tensor.Binary(m, tv, other)
 	case "equal", "not_equal", "greater", "greater_equal", "lower", "lower_equal":
 		return tensor.Compare(m, tv, other, outDT)
@@ -274,6 +274,8 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 	case "equal_elem", "not_equal_elem", "greater_elem", "greater_equal_elem", "lower_elem", "lower_equal_elem",
 		"equal_scalar", "not_equal_scalar", "greater_scalar", "greater_equal_scalar", "lower_scalar", "lower_equal_scalar":
 		return tensor.CompareScalar(m, tv, scalars[0], outDT)
+	case "is_nan", "is_inf":
+		return tensor.Predicate(m, tv, outDT)
 	case "bool", "int", "float":
 		return tensor.Cast(tv, outDT), nil
 	case "sum", "mean", "prod", "max", "min", "any", "all":
@@ -340,7 +342,7 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 var unaryValueOps = map[string]struct{}{
 	"neg": {}, "abs": {}, "sign": {}, "square": {}, "sqrt": {}, "exp": {}, "log": {}, "log1p": {},
 	"sin": {}, "cos": {}, "tan": {}, "tanh": {}, "sinh": {}, "cosh": {}, "erf": {}, "recip": {},
-	"round": {}, "floor": {}, "ceil": {},
+	"round": {}, "floor": {}, "ceil": {}, "trunc": {},
 }
 
 // valueUpdate is the update op package tensor computes for an
