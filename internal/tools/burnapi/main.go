@@ -243,19 +243,21 @@ func Generate(src reader) ([]byte, error) {
 		}
 	}
 	// Inherent impls of the public types, wherever they are written.
-	byName := map[string]map[string]*item{} // crate -> type name -> item
-	for it, p := range typePath {
-		_ = p
-		for _, c := range w.crates {
-			for _, m := range c.mods {
-				for _, x := range m.items {
-					if x == it {
-						if byName[c.name] == nil {
-							byName[c.name] = map[string]*item{}
-						}
-						byName[c.name][it.name] = it
-					}
+	// The public types by crate and name, for their impls to find them; a
+	// name two public types share (a struct and a trait Transaction) is
+	// the struct's or enum's, since impls are of types.
+	byName := map[*crate]map[string]*item{}
+	for _, c := range w.crates {
+		byName[c] = map[string]*item{}
+		for _, m := range c.mods {
+			for _, x := range m.items {
+				if typePath[x] == "" || x.kind == "trait" {
+					continue
 				}
+				if old, ok := byName[c][x.name]; ok && typePath[old] < typePath[x] {
+					continue
+				}
+				byName[c][x.name] = x
 			}
 		}
 	}
@@ -286,7 +288,7 @@ func Generate(src reader) ([]byte, error) {
 					continue
 				}
 				head, args := typeHead(im.implType)
-				typ := byName[c.name][head]
+				typ := byName[c][head]
 				if typ == nil {
 					continue
 				}
