@@ -172,7 +172,7 @@ pub mod tensor;
 pub mod prelude { pub use crate::tensor::{Tensor, s}; }
 `,
 	"crates/burn-core/src/tensor.rs": `pub use burn_tensor::*;`,
-	"crates/burn/src/lib.rs":        `pub use burn_core::*;`,
+	"crates/burn/src/lib.rs":         `pub use burn_core::*;`,
 }
 
 func rowsOf(t *testing.T, table string) map[string][]string {
@@ -287,12 +287,12 @@ func TestLexer(t *testing.T) {
 
 func TestCfg(t *testing.T) {
 	cases := map[string]cfg{
-		`#[cfg(feature = "std")] fn f() {}`:                               {expr: "std"},
-		`#[cfg(all(feature = "a", feature = "b"))] fn f() {}`:             {expr: "a&b"},
-		`#[cfg(not(feature = "a"))] fn f() {}`:                            {expr: "!a"},
-		`#[cfg(any(feature = "a", doc))] fn f() {}`:                       {expr: "(a|doc)"},
-		`#[cfg(test)] fn f() {}`:                                          {expr: "test", test: true},
-		`#[cfg(all(test, feature = "a"))] fn f() {}`:                      {expr: "test&a", test: true},
+		`#[cfg(feature = "std")] fn f() {}`:                              {expr: "std"},
+		`#[cfg(all(feature = "a", feature = "b"))] fn f() {}`:            {expr: "a&b"},
+		`#[cfg(not(feature = "a"))] fn f() {}`:                           {expr: "!a"},
+		`#[cfg(any(feature = "a", doc))] fn f() {}`:                      {expr: "(a|doc)"},
+		`#[cfg(test)] fn f() {}`:                                         {expr: "test", test: true},
+		`#[cfg(all(test, feature = "a"))] fn f() {}`:                     {expr: "test&a", test: true},
 		`#[cfg(feature = "a")] #[cfg(target_family = "wasm")] fn f() {}`: {expr: "a&target_family=wasm"},
 	}
 	for src, want := range cases {
