@@ -44,6 +44,12 @@ let device = Default::default();
 let f = Tensor::<1>::full([2], 3.0, (&device, DType::F16));
 println!("{:?} {:?}", f.dtype(), device.settings().int_dtype);
 `, "F16 I32\n", []string{"float_full"}},
+		{"Default::default() used through a harness alias", `use burn::tensor::{Tensor, Bool, TensorData};
+type TestTensorBool<const D: usize> = Tensor<D, Bool>;
+let device = Default::default();
+let b = TestTensorBool::<1>::from_data(TensorData::from([true]), &device);
+println!("{:?}", device.settings().bool_dtype);
+`, "Native\n", []string{"bool_from_data"}},
 		{"Default::default() passed to a function of the program", `use burn::tensor::{Tensor, Device};
 fn make(d: &Device) -> Tensor<1> { Tensor::ones([2], d) }
 let device = Default::default();

@@ -97,6 +97,20 @@ func (in *interp) argUse(call *syntax.CallExpr, i int, a syntax.Expr, name strin
 		return "Device"
 	}
 	fn := r.item.fn
+	if fn == nil && len(r.rest) == 1 {
+		// An associated function: the program's own (a method of its
+		// types), else Burn's through an alias (TestTensor::<2>::from_data).
+		if it := r.item; it.typ != nil {
+			fn = in.assocFn(it.typ.Name, r.rest[0])
+		}
+		if al := r.item.alias; fn == nil && al != nil && al.Type != nil {
+			target, _, _ := strings.Cut(in.typeText(al.Type), "<")
+			if in.structs[target] == nil {
+				return "Device"
+			}
+			fn = in.assocFn(target, r.rest[0])
+		}
+	}
 	if _, tuple := a.(*syntax.TupleExpr); tuple || fn == nil {
 		return ""
 	}
