@@ -156,3 +156,50 @@ func FuzzCrate(f *testing.F) {
 		}
 	})
 }
+
+// TestCargoTestRunsEveryHarness runs a crate's tests as `cargo test` does:
+// the library's unit tests, then the binary's, then each integration test
+// against the library by its crate name, stopping after the first harness
+// that fails.
+func TestCargoTestRunsEveryHarness(t *testing.T) {
+	lib := "pub fn double(x: i32) -> i32 { x * 2 }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn doubles() { assert_eq!(double(2), 4); }\n}\n"
+	main := "fn main() { println!(\"{}\", my_app::double(21)); }\n#[test]\nfn main_test() {}\n"
+	api := "use my_app::double;\n#[test]\nfn api_ok() { assert_eq!(double(3), 6); }\n#[test]\nfn api_bad() { assert_eq!(double(3), 7); }\n"
+	later := "#[test]\nfn never_runs() {}\n"
+	names := func(r Result) []string {
+		var out []string
+		for _, tr := range r.Tests {
+			out = append(out, tr.Name+":"+tr.Status)
+		}
+		return out
+	}
+
+	res := Run(Request{Config: crateConfig, Snippet: main, Entry: EntryTests,
+		Files: map[string]string{"src/lib.rs": lib, "tests/api.rs": api, "tests/z_later.rs": later}})
+	if got, want := strings.Join(names(res), " "), "tests::doubles:ok main_test:ok api_bad:failed api_ok:ok"; got != want {
+		t.Fatalf("tests = %s, want %s", got, want)
+	}
+	if res.Status != StatusPanicked || res.Panic == nil || res.Panic.Span.Start.Line != 5 {
+		t.Fatalf("status %s, panic %+v: want the failing integration test's panic", res.Status, res.Panic)
+	}
+	if n := strings.Count(res.Output, "\nrunning "); n != 3 {
+		t.Errorf("%d libtest reports, want one per harness that ran (3):\n%s", n, res.Output)
+	}
+	if !strings.Contains(res.Output, "panicked at tests/api.rs:5:") {
+		t.Errorf("the failing test's panic should name tests/api.rs:\n%s", res.Output)
+	}
+
+	// An integration test reaches the library only by the crate's name.
+	res = Run(Request{Config: crateConfig, Snippet: main, Entry: EntryTests,
+		Files: map[string]string{"src/lib.rs": lib, "tests/api.rs": "#[test]\nfn t() { assert_eq!(double(3), 6); }\n"}})
+	if res.Status != StatusRejected || len(res.Diagnostics) == 0 || res.Diagnostics[0].File != "tests/api.rs" {
+		t.Fatalf("status %s, diagnostics %+v: `double` is not in scope in tests/api.rs", res.Status, res.Diagnostics)
+	}
+
+	// Every harness passing is an ok run of all of them.
+	res = Run(Request{Config: crateConfig, Snippet: main, Entry: EntryTests,
+		Files: map[string]string{"src/lib.rs": lib, "tests/z_later.rs": later}})
+	if got, want := strings.Join(names(res), " "), "tests::doubles:ok main_test:ok never_runs:ok"; res.Status != StatusOK || got != want {
+		t.Fatalf("status %s, tests %s, want ok and %s", res.Status, got, want)
+	}
+}

@@ -49,6 +49,19 @@ type Detail struct {
 }
 
 func runDetailed(req Request) (res Result, detail Detail) {
+	if req.Entry == EntryTests && len(req.Files) > 0 {
+		if _, ok := checkEntry(req); ok {
+			if _, ok := tooLarge(req); ok {
+				return runHarnesses(req)
+			}
+		}
+	}
+	return runTarget(req, req.Entry == EntryTests)
+}
+
+// runTarget runs the Request's entry: its main, or its #[test] functions
+// when asTests (one test harness: a snippet's, or one target of a crate).
+func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	files := map[string]*source.File{
 		diag.MainRS:    source.NewFile(diag.MainRS, req.Snippet),
 		diag.CargoToml: source.NewFile(diag.CargoToml, req.Config),
@@ -69,7 +82,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 
 	cfg, cdiags := configs.parse(req.Config)
 	diags = append(diags, cdiags...)
-	if d, ok := checkEntry(req); !ok {
+	if d, ok := checkEntry(req); !ok && !asTests {
 		diags.Add(d)
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
@@ -93,12 +106,12 @@ func runDetailed(req Request) (res Result, detail Detail) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
-	xdiags := expand.Expand(file, files[diag.MainRS], expand.Options{Package: cfg.Package, Target: cfg.Dispatch.Target, Test: req.Entry == EntryTests})
+	xdiags := expand.Expand(file, files[diag.MainRS], expand.Options{Package: cfg.Package, Target: cfg.Dispatch.Target, Test: asTests})
 	diags = append(diags, xdiags...)
 	rejected := cdiags.HasErrors() || xdiags.HasErrors()
 
 	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit, Features: cfg.Package.Features}
-	if req.Entry == EntryTests {
+	if asTests {
 		return runTests(file, files, opts, diags, rejected)
 	}
 	opts.Mode = interp.Check

@@ -19,9 +19,37 @@ var crateFolders = []string{"src", "examples", "tests", "benches"}
 // src/main.rs, src/bin/BIN.rs with bin, or examples/EXAMPLE.rs with
 // example; its text is the Request's snippet and the others are its files.
 func readCrate(dir, bin, example string) (engine.Request, error) {
+	config, files, err := readCrateFiles(dir)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	entry := engine.EntryMain
+	switch {
+	case bin != "" && example != "":
+		return engine.Request{}, usageError("--bin and --example name two targets; give one")
+	case bin != "":
+		entry = "src/bin/" + bin + ".rs"
+	case example != "":
+		entry = "examples/" + example + ".rs"
+	}
+	snippet, ok := files[entry]
+	if !ok {
+		return engine.Request{}, usageError("no target %s in %s (it has %s)", entry, dir, strings.Join(targets(files), ", "))
+	}
+	delete(files, entry)
+	req := engine.Request{Config: config, Snippet: snippet, Files: files}
+	if entry != engine.EntryMain {
+		req.Entry = entry
+	}
+	return req, nil
+}
+
+// readCrateFiles reads a crate folder's Cargo.toml and its .rs files by
+// path from the crate root.
+func readCrateFiles(dir string) (string, map[string]string, error) {
 	config, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
 	if err != nil {
-		return engine.Request{}, usageError("%s is not a crate: %v", dir, err)
+		return "", nil, usageError("%s is not a crate: %v", dir, err)
 	}
 	files := map[string]string{}
 	for _, sub := range crateFolders {
@@ -51,28 +79,10 @@ func readCrate(dir, bin, example string) (engine.Request, error) {
 			return nil
 		})
 		if err != nil && err != filepath.SkipDir {
-			return engine.Request{}, err
+			return "", nil, err
 		}
 	}
-	entry := engine.EntryMain
-	switch {
-	case bin != "" && example != "":
-		return engine.Request{}, usageError("--bin and --example name two targets; give one")
-	case bin != "":
-		entry = "src/bin/" + bin + ".rs"
-	case example != "":
-		entry = "examples/" + example + ".rs"
-	}
-	snippet, ok := files[entry]
-	if !ok {
-		return engine.Request{}, usageError("no target %s in %s (it has %s)", entry, dir, strings.Join(targets(files), ", "))
-	}
-	delete(files, entry)
-	req := engine.Request{Config: string(config), Snippet: snippet, Files: files}
-	if entry != engine.EntryMain {
-		req.Entry = entry
-	}
-	return req, nil
+	return string(config), files, nil
 }
 
 // targets lists the runnable targets among a crate's files.

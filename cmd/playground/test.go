@@ -2,12 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/engine/report"
@@ -57,7 +54,8 @@ func testCommand(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // readTestProgram reads FILE as `run` does, or a crate folder: its
-// Cargo.toml and its src/main.rs, or src/lib.rs when it has no main.rs.
+// Cargo.toml and every .rs file of its targets, whose test harnesses run
+// as `cargo test` runs them.
 func readTestProgram(path, configPath string) (engine.Request, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -69,23 +67,16 @@ func readTestProgram(path, configPath string) (engine.Request, error) {
 	if configPath != "" {
 		return engine.Request{}, usageError("--config applies to a .rs file; the folder %s has its own Cargo.toml", path)
 	}
-	if _, err := os.Stat(filepath.Join(path, "src", "main.rs")); err == nil {
-		// The binary's crate, with every module file and the library.
-		return readCrate(path, "", "")
-	}
-	config, err := os.ReadFile(filepath.Join(path, "Cargo.toml"))
+	// Every target's harness: the library, the binaries, tests/*.rs.
+	config, files, err := readCrateFiles(path)
 	if err != nil {
-		return engine.Request{}, usageError("%s is not a crate: %v", path, err)
+		return engine.Request{}, err
 	}
-	for _, root := range []string{"main.rs", "lib.rs"} {
-		snippet, err := os.ReadFile(filepath.Join(path, "src", root))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return engine.Request{}, err
-		}
-		return engine.Request{Config: string(config), Snippet: string(snippet)}, nil
+	_, hasMain := files[engine.EntryMain]
+	if _, hasLib := files["src/lib.rs"]; !hasMain && !hasLib {
+		return engine.Request{}, usageError("%s has neither src/main.rs nor src/lib.rs", path)
 	}
-	return engine.Request{}, usageError("%s has neither src/main.rs nor src/lib.rs", path)
+	snippet := files[engine.EntryMain]
+	delete(files, engine.EntryMain)
+	return engine.Request{Config: config, Snippet: snippet, Files: files}, nil
 }

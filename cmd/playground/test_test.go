@@ -54,15 +54,26 @@ func writeCrate(t *testing.T, files map[string]string) string {
 func TestTestCrateFolder(t *testing.T) {
 	const toml = "[package]\nname = \"c\"\nversion = \"0.1.0\"\n"
 	passing := "#[test]\nfn one() { assert_eq!(1 + 1, 2); }\n"
-	const ok = "\nrunning 1 test\ntest one ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
-	for name, files := range map[string]map[string]string{
-		"lib.rs":  {"Cargo.toml": toml, "src/lib.rs": passing},
-		"main.rs": {"Cargo.toml": toml, "src/main.rs": "fn main() {}\n" + passing, "src/lib.rs": "#[test]\nfn other() {}\n"},
+	report := func(name string) string {
+		return "\nrunning 1 test\ntest " + name + " ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+	}
+	for name, c := range map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"lib.rs": {map[string]string{"Cargo.toml": toml, "src/lib.rs": passing}, report("one")},
+		// cargo test runs the library's harness, then the binary's, then
+		// each integration test's.
+		"main.rs": {map[string]string{"Cargo.toml": toml, "src/main.rs": "fn main() {}\n" + passing, "src/lib.rs": "#[test]\nfn other() {}\n"},
+			report("other") + report("one")},
+		"tests": {map[string]string{"Cargo.toml": toml, "src/lib.rs": "pub fn two() -> i32 { 2 }\n", "tests/b.rs": "#[test]\nfn later() {}\n",
+			"tests/a.rs": "#[test]\nfn uses_the_lib() { assert_eq!(c::two(), 2); }\n"},
+			"\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n" + report("uses_the_lib") + report("later")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			code, out, errOut := cli(t, "test", writeCrate(t, files))
-			if code != exitOK || out != ok {
-				t.Fatalf("exit %d, stderr %q, stdout %q", code, errOut, out)
+			code, out, errOut := cli(t, "test", writeCrate(t, c.files))
+			if code != exitOK || out != c.want {
+				t.Fatalf("exit %d, stderr %q, stdout %q, want %q", code, errOut, out, c.want)
 			}
 		})
 	}
