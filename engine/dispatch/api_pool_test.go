@@ -95,3 +95,20 @@ func TestModuleInterpolate(t *testing.T) {
 		t.Errorf("InterpolateOptions::new(1): %+v", ue)
 	}
 }
+
+func TestModuleCTCLoss(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	// Every log-probability 1, input length 1: the label at t=0 alone, loss -1.
+	lp, targets, lengths := ones(t, w, d, "", 3, 1, 2), ones(t, w, d, "Int", 1, 1), ones(t, w, d, "Int", 1)
+	out := mustCall(t, w, fn("burn::tensor::module::ctc_loss", lp, targets, lengths, lengths, i(0))).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{1}) || w.Trace()[len(w.Trace())-1].Op != "ctc_loss" {
+		t.Errorf("ctc_loss: %v, op %s", out.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	if v := out.floatValues(); len(v) != 1 || v[0] != -1 {
+		t.Errorf("ctc_loss values %v, want [-1]", v)
+	}
+	if ue := mustReject(t, w, fn("ctc_loss", lp, lp, lengths, lengths, i(0))); ue.Code != "wrong-arguments" {
+		t.Errorf("float targets: %+v", ue)
+	}
+}

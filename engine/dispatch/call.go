@@ -150,6 +150,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.tensorDataFunction(name, c)
 	case "PadMode":
 		return padModeFunction(name, c)
+	case "Norm":
+		return normFunction(name, c)
 	case "Tolerance":
 		return w.toleranceFunction(name, c)
 	case "Shape":
@@ -204,6 +206,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.pool(name, c)
 	case "interpolate":
 		return w.interpolate(c)
+	case "ctc_loss":
+		return w.ctcLoss(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
