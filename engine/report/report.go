@@ -54,10 +54,10 @@ func Text(res engine.Result, files map[string]string) string {
 // complete Result, and for an incomplete one what was not checked, so that
 // "ran; 2 things were not checked" never reads as "ok".
 func Status(res engine.Result) string {
-	if res.Complete {
+	n := res.Unchecked()
+	if res.Complete || n == 0 {
 		return res.Status
 	}
-	n := res.Unchecked()
 	things := strconv.Itoa(n) + " things were not checked"
 	if n == 1 {
 		things = "1 thing was not checked"

@@ -72,6 +72,8 @@ details.config > summary { padding: 4px 14px; font-size: 12px; color: var(--mute
 .summary::before { content: "● "; }
 .status-ok { color: var(--ok); }
 .status-panicked, .status-rejected, .status-failed { color: var(--error); }
+.status-ok.incomplete { color: var(--warning); }
+.incomplete { margin: 4px 0 0; font-size: 12.5px; }
 .card { margin-top: 6px; padding: 8px 10px; border-left: 3px solid var(--error); background: var(--error-bg); border-radius: 0 6px 6px 0; }
 .card.severity-warning { border-color: var(--warning); background: var(--warning-bg); }
 .card.severity-note { border-color: var(--note); background: var(--surface-2); }

@@ -6,7 +6,7 @@
 import { el } from "./dom.js";
 import { highlight } from "./embed-highlight.js";
 import { rangeOf } from "./positions.js";
-import { cardTitle, visibleDiagnostics } from "./results.js";
+import { cardTitle, incompleteNote, notChecked, visibleDiagnostics } from "./results.js";
 import { shapeText, shortDevice } from "./trace.js";
 
 // badgesByLine groups a Result's trace by the snippet line each operation
@@ -110,6 +110,7 @@ export function summaryText(result, viewMode) {
   if (result.status === "rejected") return "Rejected before running";
   if (errors === 1) return "1 error found";
   if (errors > 1) return `${errors} errors found`;
+  if (incompleteNote(result)) return `Ran; ${notChecked(result)}`;
   return "Runs without a panic";
 }
 
@@ -150,7 +151,8 @@ export function resultView(outcome, viewMode, { editable }) {
   const r = outcome.result;
   const d = mainDiagnostic(r, viewMode);
   return [
-    el("p", { class: `summary status-${r.status}`, "data-testid": "summary" }, summaryText(r, viewMode)),
+    el("p", { class: `summary status-${r.status}${incompleteNote(r) ? " incomplete" : ""}`, "data-testid": "summary" }, summaryText(r, viewMode)),
+    incompleteNote(r) && el("p", { class: "incomplete", "data-testid": "incomplete" }, incompleteNote(r)),
     d && card(d, { editable, others: Math.max(visibleDiagnostics(r, viewMode).length - 1, 0) }),
     r.output && el("pre", { class: "output", "data-testid": "output" }, r.output),
   ];

@@ -44,7 +44,27 @@ function summary(view) {
   if (r.status === "rejected") return "Rejected before running";
   if (errors === 1) return "1 error found";
   if (errors > 1) return `${errors} errors found`;
+  if (incompleteNote(r)) return `Ran; ${notChecked(r)}`;
   return "Runs without a panic";
+}
+
+// The two warnings that make a Result incomplete (engine.Incompleteness).
+const INCOMPLETE = new Set(["playground-unmodelled", "playground-unchecked"]);
+
+// notChecked says how many things a run did not check (mirrors notChecked
+// in web/ui/view.go).
+const uncheckedCount = (result) => (result.diagnostics ?? []).filter((d) => INCOMPLETE.has(d.code)).length;
+
+export function notChecked(result) {
+  const n = uncheckedCount(result);
+  return n === 1 ? "1 thing was not checked" : `${n} things were not checked`;
+}
+
+// incompleteNote is what the results say of an incomplete Result, "" for a
+// complete one (mirrors incompleteNote in web/ui/view.go).
+export function incompleteNote(result) {
+  if (!result || result.complete !== false || uncheckedCount(result) === 0) return "";
+  return `Not complete: ${notChecked(result)}. The playground ran what it models; where it did not know the values, Burn may still panic or an assertion may still fail.`;
 }
 
 const status = (view) => (view.failure ? "failed" : view.result.status);
@@ -124,6 +144,8 @@ function diagnosticsPanel(view) {
   const out = [];
   if (view.failure) out.push(el("div", { class: "notice", "data-testid": "failure" }, view.failure));
   if (!view.result) return out;
+  const note = view.failure ? "" : incompleteNote(view.result);
+  if (note) out.push(el("div", { class: "notice incomplete", "data-testid": "incomplete" }, note));
   const diagnostics = visibleDiagnostics(view.result, view.mode);
   const showsPanic = view.mode === "panic" && view.result.panic;
   if (showsPanic) {
@@ -194,7 +216,7 @@ export function renderResults(root, view) {
   const st = status(view);
   root.dataset.status = st;
   const summaryNode = root.querySelector('[data-testid="summary"]');
-  summaryNode.className = `summary status-${st}`;
+  summaryNode.className = `summary status-${st}${!view.failure && incompleteNote(view.result) ? " incomplete" : ""}`;
   summaryNode.textContent = summary(view);
   root.querySelector('[data-testid="run-via"]').textContent = view.via ?? "";
   root.querySelector('[data-testid="diagnostic-count"]').textContent = view.result

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { burnSource, shown, visibleDiagnostics } from "./results.js";
+import { burnSource, incompleteNote, notChecked, shown, visibleDiagnostics } from "./results.js";
 
 test("the panic view hides the check's findings of a program that ran", () => {
   assert.equal(shown("check", "panic", "panicked"), false);
@@ -34,4 +34,14 @@ test("the panic's card links Burn's source at the modelled commit", () => {
   );
   assert.equal(burnSource(record, { code: "x", location: "src/main.rs:3:5" }, "x").lineNumber, 97);
   assert.equal(burnSource(record, panic, "other").lineNumber, 97);
+});
+
+test("an incomplete Result says what was not checked, a complete one says nothing", () => {
+  const unchecked = { code: "playground-unchecked", phase: "run", severity: "warning" };
+  const unmodelled = { code: "playground-unmodelled", phase: "check", severity: "warning" };
+  const incomplete = { status: "ok", complete: false, diagnostics: [unchecked, unmodelled, { code: "x", phase: "run", severity: "note" }] };
+  assert.equal(notChecked(incomplete), "2 things were not checked");
+  assert.equal(notChecked({ ...incomplete, diagnostics: [unchecked] }), "1 thing was not checked");
+  assert.match(incompleteNote(incomplete), /^Not complete: 2 things were not checked\. .*Burn may still panic/);
+  assert.equal(incompleteNote({ status: "ok", complete: true, diagnostics: [] }), "");
 });

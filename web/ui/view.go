@@ -152,8 +152,36 @@ func (r *resultsView) summary() string {
 		return "1 error found"
 	case n > 1:
 		return fmt.Sprintf("%d errors found", n)
+	case r.incomplete():
+		return "Ran; " + notChecked(r.Result.Unchecked())
 	}
 	return "Runs without a panic"
+}
+
+// incomplete reports a Result that is not complete: complete is false and
+// the warnings that make it so are there to be counted (a Result made by
+// hand, with no complete field set, is not called incomplete).
+func (r *resultsView) incomplete() bool {
+	return !r.Result.Complete && r.Result.Unchecked() > 0
+}
+
+// notChecked says how many things a run did not check.
+func notChecked(n int) string {
+	if n == 1 {
+		return "1 thing was not checked"
+	}
+	return fmt.Sprintf("%d things were not checked", n)
+}
+
+// incompleteNote is what the results say of an incomplete Result (one
+// with playground-unmodelled or playground-unchecked warnings), empty for
+// a complete one: its verdict covers only what the playground saw.
+func (r *resultsView) incompleteNote() string {
+	if !r.incomplete() || r.Failure != "" {
+		return ""
+	}
+	return "Not complete: " + notChecked(r.Result.Unchecked()) +
+		". The playground ran what it models; where it did not know the values, Burn may still panic or an assertion may still fail."
 }
 
 // exampleGroup is one heading of the examples menu.
