@@ -525,7 +525,7 @@ func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
 // deviceSettings is Device::settings() (crates/burn-tensor/src/device.rs:725-727):
 // get_device_settings reads the registry and, on a first read, locks the
 // device's defaults (crates/burn-backend/src/backend/device.rs:134-136).
-// The quantization config is not modelled and prints as `QuantConfig { .. }`.
+// The quantization config is the backend's (quantConfig, api_quant.go).
 func (w *World) deviceSettings(d *Device) *Enum {
 	s := w.defaultsFor(d)
 	store := strings.TrimSuffix(strings.TrimPrefix(string(s.bool), "Bool("), ")")
@@ -533,7 +533,7 @@ func (w *World) deviceSettings(d *Device) *Enum {
 		"float_dtype":  &Enum{Type: "FloatDType", Variant: string(s.float)},
 		"int_dtype":    &Enum{Type: "IntDType", Variant: string(s.int)},
 		"bool_dtype":   &Enum{Type: "BoolDType", Variant: store},
-		"quantization": &Opaque{Type: "QuantConfig { .. }"},
+		"quantization": quantConfig(d),
 	}}
 }
 

@@ -298,28 +298,9 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		return out, ue, p
 	case "quantize_dynamic":
-		if t.kind != KindFloat {
-			return nil, errTraitBounds(c.Method, t), nil
-		}
-		if _, ok := a.get(0).(*QuantScheme); !ok {
-			return nil, errArgType(1, "&QuantScheme", c.Args[0]), nil
-		}
-		// The scales come from the tensor's own range; quantize then
-		// routes the tensor and its scales like any multi-input op.
-		out, p := w.unaryOp(t, "quantize", KindQFloat, nil, qfloatDefault)
-		if p != nil {
-			return nil, nil, p
-		}
-		return out, nil, nil
+		return w.quantizeDynamic(t, a)
 	case "dequantize":
-		if t.kind != KindQFloat {
-			return nil, errTraitBounds(c.Method, t), nil
-		}
-		out, p := w.unaryOp(t, "dequantize", KindFloat, nil, w.defaultsFor(t.on).float)
-		if p != nil {
-			return nil, nil, p
-		}
-		return out, nil, nil
+		return w.dequantizeMethod(t, a)
 	case "into_scalar_async":
 		if p := checkFailed(burncheck.TensorIntoScalarAsync(t.shape)); p != nil {
 			return nil, nil, p
@@ -609,25 +590,4 @@ func genericRankAt(generics [][]string, i int) int {
 		return -1
 	}
 	return genericRank([][]string{generics[0][i:]})
-}
-
-// QuantScheme is burn's quantization scheme; the model keeps no fields of
-// it, since only whether a tensor is quantized changes routing and checks.
-type QuantScheme struct{}
-
-func (*QuantScheme) TypeName() string { return "QuantScheme" }
-
-func (w *World) quantSchemeFunction(name string, c Call) (Value, *UsageError, *Panic) {
-	if name != "default" || len(c.Args) != 0 {
-		return nil, errUnknownFunction("struct `QuantScheme`", name), nil
-	}
-	return &QuantScheme{}, nil, nil
-}
-
-func (w *World) quantSchemeMethod(s *QuantScheme, c Call) (Value, *UsageError, *Panic) {
-	switch c.Method {
-	case "clone", "with_value", "with_level", "with_mode", "with_param", "with_store", "with_acc_precision":
-		return s, nil, nil
-	}
-	return nil, errUnknownMethod("struct `QuantScheme`", c.Method), nil
 }

@@ -193,9 +193,8 @@ func dtypeValue(v Value) (DType, *UsageError) {
 			}
 		}
 		if e.Type == "DType" && e.Variant == "QFloat" && len(e.Fields) == 1 {
-			// The model builds QuantScheme::default() only.
-			if _, ok := Deref(e.Fields[0]).(*QuantScheme); ok {
-				return qfloatDefault, nil
+			if s, ok := Deref(e.Fields[0]).(*QuantScheme); ok {
+				return qfloatDType(s.S), nil
 			}
 		}
 	}
@@ -457,8 +456,8 @@ func dtypeEnum(d DType) *Enum {
 		store := strings.TrimSuffix(strings.TrimPrefix(string(d), "Bool("), ")")
 		return &Enum{Type: "DType", Variant: "Bool", Fields: []Value{&Enum{Type: "BoolStore", Variant: store}}}
 	}
-	if d == qfloatDefault {
-		return &Enum{Type: "DType", Variant: "QFloat", Fields: []Value{&QuantScheme{}}}
+	if s, ok := schemeOf(d); ok {
+		return &Enum{Type: "DType", Variant: "QFloat", Fields: []Value{&QuantScheme{S: s}}}
 	}
 	return &Enum{Type: "DType", Variant: string(d)}
 }

@@ -455,7 +455,7 @@ func TestSettings(t *testing.T) {
 	w := world(t, "flex")
 	flex := device(t, w, "flex")
 	s := mustCall(t, w, method(flex, "settings"))
-	if got := Debug(s); got != "DeviceSettings { float_dtype: F32, int_dtype: I32, bool_dtype: Native, quantization: QuantConfig { .. } }" {
+	if got := Debug(s); got != "DeviceSettings { float_dtype: F32, int_dtype: I32, bool_dtype: Native, quantization: QuantConfig { scheme: QuantScheme { value: Q8F, store: Native, mode: Symmetric, tensor: None, block: None }, propagation: Inhibit } }" {
 		t.Errorf("settings = %s", got)
 	}
 	if got := mustCall(t, w, method(flex, "configure", enum("FloatDType", "F16"))).(*Enum); got.Variant != "Err" {

@@ -65,8 +65,7 @@ func Debug(v Value) string {
 	case *LinearConfig:
 		return fmt.Sprintf("LinearConfig { d_input: %d, d_output: %d, bias: %t, .. }", x.dIn, x.dOut, x.bias)
 	case *QuantScheme:
-		// QuantScheme::default()'s derived Debug, inside qfloatDefault.
-		return strings.TrimSuffix(strings.TrimPrefix(string(qfloatDefault), "QFloat("), ")")
+		return x.S.String()
 	case *Opaque:
 		return x.Type
 	case Unknown:
@@ -208,6 +207,7 @@ func enumDebug(e *Enum) string {
 // the model prints with fields out of alphabetical order.
 var fieldOrder = map[string][]string{
 	"DeviceSettings": {"float_dtype", "int_dtype", "bool_dtype", "quantization"},
+	"QuantConfig":    {"scheme", "propagation"},
 	"DataError":      {"expected", "actual"},
 }
 

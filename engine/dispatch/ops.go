@@ -152,6 +152,10 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	if p != nil {
 		return nil, nil, p
 	}
+	t, qscheme, requant, p := w.qPrelude(row, t, &args)
+	if p != nil {
+		return nil, nil, p
+	}
 	outKind := t.kind
 	if t.kind == KindQFloat && !layoutRules[row.shape] {
 		// Only layout ops keep a tensor quantized; the others compute in
@@ -246,7 +250,10 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		})
 	}
 	w.recordOp(op, pl, out)
-	return out, nil, nil
+	if t.kind == KindQFloat {
+		w.keepQuantized(row, t, args, a, out)
+	}
+	return w.quantizedResult(out, qscheme, requant)
 }
 
 // intMeanOfNothing is the Int bridge's mean and mean_dim, which refuse an

@@ -5,7 +5,7 @@ import "testing"
 // Each read method reports a failed read or conversion its own way, with
 // the row of its own call site.
 func TestReadFailures(t *testing.T) {
-	qmsg := "Unsupported data conversion from " + string(qfloatDefault) + " to F32"
+	qmsg := "Unsupported data conversion from " + string(flexQFloat) + " to F32"
 	cases := []struct {
 		method   string
 		quantize bool
@@ -47,6 +47,10 @@ func TestReadFailures(t *testing.T) {
 	mustCall(t, w, method(x, "into_scalar"))
 }
 
+// flexQFloat is the dtype of a tensor quantized with QuantScheme::default()
+// on Flex, which stores its values Native (burn-flex ops/qtensor.rs:141).
+const flexQFloat DType = "QFloat(QuantScheme { value: Q8F, store: Native, mode: Symmetric, tensor: None, block: None })"
+
 // A quantized tensor's dtype() round-trips into the read methods and
 // prints as Burn's DType Debug.
 func TestQuantizedDType(t *testing.T) {
@@ -54,10 +58,10 @@ func TestQuantizedDType(t *testing.T) {
 	d := mustCall(t, w, fn("Device::default")).(*Device)
 	q := mustCall(t, w, method(ones(t, w, d, "", 2), "quantize_dynamic", ref(mustCall(t, w, fn("QuantScheme::default")))))
 	dt := mustCall(t, w, method(q, "dtype"))
-	if Debug(dt) != string(qfloatDefault) {
+	if Debug(dt) != string(flexQFloat) {
 		t.Errorf("dtype() = %s", Debug(dt))
 	}
-	if data := mustCall(t, w, method(q, "to_data_dtype", dt)).(*TensorData); data.dtype != qfloatDefault {
+	if data := mustCall(t, w, method(q, "to_data_dtype", dt)).(*TensorData); data.dtype != flexQFloat {
 		t.Errorf("to_data_dtype(dtype()) = %s", data.dtype)
 	}
 }

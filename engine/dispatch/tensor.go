@@ -69,6 +69,9 @@ type Tensor struct {
 	// values are the tensor's elements as package tensor computes them;
 	// nil when the tensor carries its shape only.
 	values *tensor.Tensor
+	// q is a quantized tensor's i8 values and scales (values then holds
+	// them dequantized); see api_quant.go.
+	q *tensor.QTensor
 }
 
 // TypeName is the Rust type: Tensor<2>, Tensor<2, Int>, Tensor<2, Bool>.

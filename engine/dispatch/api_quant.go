@@ -1,0 +1,539 @@
+package dispatch
+
+import (
+	"sync"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
+)
+
+// Quantization through the dispatch layer. A quantized tensor
+// (KindQFloat) has the dtype QFloat(<its scheme>) and, while the run's
+// budget lasts, its Flex values: the i8 values, the scales (t.q) and the
+// dequantized f32 values every float op on it reads (t.values).
+//
+// Which ops stay quantized is Dispatch's: it overrides only q_reshape,
+// q_expand, q_swap_dims, q_permute, q_flip, q_select, q_slice and q_matmul
+// (crates/burn-dispatch/src/ops/qtensor.rs), which reach the backend's own
+// q_ ops; Flex's move the i8 values and keep the scales of a per-tensor
+// scheme and requantize a block one (burn-flex ops/qtensor.rs:253-394).
+// Every other q_ op is burn-backend's default at the Dispatch level
+// (crates/burn-backend/src/backend/ops/qtensor.rs): Dispatch::dequantize,
+// the float op, then quantize_dynamic with the input's scheme
+// (dequant_op_quant!) or, under the default QuantPropagation::Inhibit, a
+// float result (dequant_op_flow!). The tensor API's ops that have no q_ op
+// dequantize first (BridgeTensor::into_float, bridge/kind.rs:343-352).
+
+const (
+	locFloatAPI      = "crates/burn-tensor/src/tensor/api/float.rs"
+	locBackendScheme = "crates/burn-backend/src/quantization/scheme.rs"
+)
+
+// QuantScheme is cubecl-common's QuantScheme, a Copy value.
+type QuantScheme struct{ S tensor.QuantScheme }
+
+func (*QuantScheme) TypeName() string { return "QuantScheme" }
+
+// schemes maps a QFloat dtype back to its scheme.
+var schemes sync.Map
+
+// qfloatDType is DType::QFloat(scheme), held as its Debug.
+func qfloatDType(s tensor.QuantScheme) DType {
+	d := DType("QFloat(" + s.String() + ")")
+	schemes.Store(d, s)
+	return d
+}
+
+// schemeOf is the scheme of a QFloat dtype.
+func schemeOf(d DType) (tensor.QuantScheme, bool) {
+	if d == qfloatDefault {
+		return tensor.DefaultQuantScheme(), true
+	}
+	s, ok := schemes.Load(d)
+	if !ok {
+		return tensor.QuantScheme{}, false
+	}
+	return s.(tensor.QuantScheme), true
+}
+
+// deviceScheme is the scheme of a device's QuantConfig: Flex and NdArray
+// store values Native (burn-flex backend.rs:47-57, burn-ndarray
+// backend.rs:23-34); the others keep QuantScheme::default().
+func deviceScheme(d *Device) tensor.QuantScheme {
+	s := tensor.DefaultQuantScheme()
+	switch d.Inner().backend {
+	case Flex, NdArray:
+		s = s.WithStore(tensor.QuantStore{})
+	}
+	return s
+}
+
+// quantConfig is the device's QuantConfig (crates/burn-std/src/tensor/quantization.rs:28-37).
+// The model configures no quantization, so propagation is the default Inhibit.
+func quantConfig(d *Device) *Enum {
+	return &Enum{Type: "QuantConfig", Variant: "QuantConfig", Named: map[string]Value{
+		"scheme":      &QuantScheme{S: deviceScheme(d)},
+		"propagation": &Enum{Type: "QuantPropagation", Variant: "Inhibit"},
+	}}
+}
+
+// computesQuantized reports the backends whose quantization arithmetic the
+// model computes: Flex's.
+func computesQuantized(d *Device) bool { return d.Inner().backend == Flex }
+
+func (w *World) quantSchemeFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "default" || len(c.Args) != 0 {
+		return nil, errUnknownFunction("struct `QuantScheme`", name), nil
+	}
+	return &QuantScheme{S: tensor.DefaultQuantScheme()}, nil, nil
+}
+
+func (w *World) quantSchemeMethod(s *QuantScheme, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	one := func() *UsageError { return a.want(1) }
+	switch c.Method {
+	case "clone":
+		return &QuantScheme{S: s.S}, a.want(0), nil
+	case "with_value":
+		if ue := one(); ue != nil {
+			return nil, ue, nil
+		}
+		v, ok := quantValueOf(a.get(0))
+		if !ok {
+			return nil, errArgType(1, "QuantValue", c.Args[0]), nil
+		}
+		return &QuantScheme{S: s.S.WithValue(v)}, nil, nil
+	case "with_store":
+		if ue := one(); ue != nil {
+			return nil, ue, nil
+		}
+		st, ok := quantStoreOf(a.get(0))
+		if !ok {
+			return nil, errArgType(1, "QuantStore", c.Args[0]), nil
+		}
+		return &QuantScheme{S: s.S.WithStore(st)}, nil, nil
+	case "with_mode":
+		if ue := one(); ue != nil {
+			return nil, ue, nil
+		}
+		e, ok := a.get(0).(*Enum)
+		if !ok || e.Type != "QuantMode" || (e.Variant != "Symmetric" && e.Variant != "Lookup") {
+			return nil, errArgType(1, "QuantMode", c.Args[0]), nil
+		}
+		m := tensor.Symmetric
+		if e.Variant == "Lookup" {
+			m = tensor.Lookup
+		}
+		return &QuantScheme{S: s.S.WithMode(m)}, nil, nil
+	case "per_tensor":
+		if ue := one(); ue != nil {
+			return nil, ue, nil
+		}
+		d, ok := scaleDtypeOf(a.get(0))
+		if !ok {
+			return nil, errArgType(1, "ScaleDtype", c.Args[0]), nil
+		}
+		return &QuantScheme{S: s.S.PerTensor(d)}, nil, nil
+	case "per_block":
+		if ue := a.want(2); ue != nil {
+			return nil, ue, nil
+		}
+		block, ok := blockArg(a.get(0))
+		if !ok {
+			return nil, errArgType(1, "impl AsRef<[u8]>", c.Args[0]), nil
+		}
+		d, ok := scaleDtypeOf(a.get(1))
+		if !ok {
+			return nil, errArgType(2, "ScaleDtype", c.Args[1]), nil
+		}
+		out, err := s.S.PerBlock(block, d)
+		if err != nil {
+			// BlockSize::canonicalize's debug_assert! (cubecl-common scheme.rs:540-543).
+			return nil, nil, newPanic("cubecl-block-size-cap", "crates/cubecl-common/src/quant/scheme.rs:540", err.Error())
+		}
+		return &QuantScheme{S: out}, nil, nil
+	case "scale_dtype":
+		return &Enum{Type: "ScaleDtype", Variant: s.S.ScaleDtype().String()}, a.want(0), nil
+	case "tensor_scale":
+		d, ok := s.S.TensorScale()
+		return optionOf(ok, &Enum{Type: "ScaleDtype", Variant: d.String()}), a.want(0), nil
+	case "num_levels":
+		return Int{V: int64(s.S.NumLevels()), Suffix: "usize"}, a.want(0), nil
+	case "eq", "ne":
+		if ue := one(); ue != nil {
+			return nil, ue, nil
+		}
+		o, ok := a.get(0).(*QuantScheme)
+		if !ok {
+			return nil, errArgType(1, "QuantScheme", c.Args[0]), nil
+		}
+		return Bool(s.S.Equal(o.S) == (c.Method == "eq")), nil, nil
+	}
+	return nil, errUnknownMethod("struct `QuantScheme`", c.Method), nil
+}
+
+func optionOf(some bool, v Value) *Enum {
+	if !some {
+		return &Enum{Type: "Option", Variant: "None"}
+	}
+	return &Enum{Type: "Option", Variant: "Some", Fields: []Value{v}}
+}
+
+// QuantSchemeField is a public field of QuantScheme: value, store, mode.
+func quantSchemeField(s *QuantScheme, name string) (Value, bool) {
+	switch name {
+	case "value":
+		return &Enum{Type: "QuantValue", Variant: s.S.Value.String()}, true
+	case "mode":
+		return &Enum{Type: "QuantMode", Variant: s.S.Mode.String()}, true
+	case "store":
+		st := s.S.Store
+		switch st.Kind {
+		case tensor.StorePackedU32:
+			return &Enum{Type: "QuantStore", Variant: "PackedU32", Fields: []Value{Int{V: int64(st.Dim), Suffix: "usize"}}}, true
+		case tensor.StorePackedNative:
+			return &Enum{Type: "QuantStore", Variant: "PackedNative", Fields: []Value{Int{V: int64(st.Dim), Suffix: "usize"}}}, true
+		}
+		return &Enum{Type: "QuantStore", Variant: "Native"}, true
+	}
+	return nil, false
+}
+
+func quantValueOf(v Value) (tensor.QuantValue, bool) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || e.Type != "QuantValue" || len(e.Fields) != 0 {
+		return 0, false
+	}
+	return tensor.ParseQuantValue(e.Variant)
+}
+
+func scaleDtypeOf(v Value) (tensor.ScaleDtype, bool) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || e.Type != "ScaleDtype" || len(e.Fields) != 0 {
+		return 0, false
+	}
+	return tensor.ParseScaleDtype(e.Variant)
+}
+
+func quantStoreOf(v Value) (tensor.QuantStore, bool) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || e.Type != "QuantStore" {
+		return tensor.QuantStore{}, false
+	}
+	switch {
+	case e.Variant == "Native" && len(e.Fields) == 0:
+		return tensor.QuantStore{}, true
+	case (e.Variant == "PackedU32" || e.Variant == "PackedNative") && len(e.Fields) == 1:
+		n, ok := Deref(e.Fields[0]).(Int)
+		if !ok || n.V < 0 {
+			return tensor.QuantStore{}, false
+		}
+		k := tensor.StorePackedU32
+		if e.Variant == "PackedNative" {
+			k = tensor.StorePackedNative
+		}
+		return tensor.QuantStore{Kind: k, Dim: int(n.V)}, true
+	}
+	return tensor.QuantStore{}, false
+}
+
+// blockArg reads per_block's `impl AsRef<[u8]>`: an array of u8 literals.
+func blockArg(v Value) ([]uint8, bool) {
+	arr, ok := Deref(v).(*Array)
+	if !ok {
+		return nil, false
+	}
+	out := make([]uint8, len(arr.Elems))
+	for i, e := range arr.Elems {
+		n, ok := Deref(e).(Int)
+		if !ok || n.V < 0 || n.V > 255 {
+			return nil, false
+		}
+		out[i] = uint8(n.V)
+	}
+	return out, true
+}
+
+// schemeArg reads a `&QuantScheme` argument.
+func schemeArg(a argList, i int) (tensor.QuantScheme, *UsageError) {
+	if s, ok := a.get(i).(*QuantScheme); ok {
+		return s.S, nil
+	}
+	return tensor.QuantScheme{}, errArgType(i+1, "&QuantScheme", a.c.Args[i])
+}
+
+// storedScheme is the scheme a backend's quantized tensor reports: Flex
+// keeps its values as i8, so `with_store(QuantStore::Native)`
+// (qtensor.rs:141, 200).
+func storedScheme(d *Device, s tensor.QuantScheme) tensor.QuantScheme {
+	switch d.Inner().backend {
+	case Flex, NdArray:
+		return s.WithStore(tensor.QuantStore{})
+	}
+	return s
+}
+
+// setQuantized gives a quantized tensor its values: q, and the
+// dequantized f32 values the float ops read (Flex's dequantize to F32,
+// the float dtype of every device the model quantizes on).
+func (w *World) setQuantized(out *Tensor, q *tensor.QTensor) {
+	if q == nil || !w.budget.TakeShape(out.shape) {
+		return
+	}
+	out.q = q
+	out.values = q.DequantizeTensor(tensor.F32)
+}
+
+// blockDivisibility is reduce_blocks' assertion, which quantize_dynamic
+// reaches through compute_range (scheme.rs:23-27).
+func blockDivisibility(t *Tensor, s tensor.QuantScheme) *Panic {
+	if !s.HasBlock {
+		return nil
+	}
+	if err := tensor.CheckBlocks(intDims(t.shape), s); err != nil {
+		return newPanic("backend-quant-block-divisible", at(locBackendScheme, 23), err.Error()).on(0)
+	}
+	return nil
+}
+
+// quantizeDynamic is Tensor::quantize_dynamic (float.rs:419-421):
+// Dispatch's default quantize_dynamic, compute_range with MinMax, then
+// compute_q_params, then quantize (burn-backend ops/qtensor.rs:144-149).
+func (w *World) quantizeDynamic(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if t.kind != KindFloat {
+		return nil, errTraitBounds(a.c.Method, t), nil
+	}
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	s, ue := schemeArg(a, 0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	if p := blockDivisibility(t, s); p != nil {
+		return nil, nil, p
+	}
+	out, p := w.unaryOp(t, "quantize", KindQFloat, nil, qfloatDType(storedScheme(t.on, s)))
+	if p != nil {
+		return nil, nil, p
+	}
+	if t.values != nil && computesQuantized(t.on) {
+		if f, ok := tensor.F32Values(t.values); ok {
+			if lo, hi, _, err := tensor.ComputeRange(f, t.values.Shape, s, tensor.MinMax); err == nil {
+				if scales, g, hasG, err := tensor.ComputeQParams(s, lo, hi); err == nil {
+					var global *float32
+					if hasG {
+						global = &g
+					}
+					q, err := tensor.Quantize(f, t.values.Shape, s, scales, global)
+					if err == nil {
+						w.setQuantized(out, q)
+					}
+				}
+			}
+		}
+	}
+	return out, nil, nil
+}
+
+// dequantizeTo is Dispatch::dequantize (qtensor.rs:32-34) to dtype: a
+// unary op whose float result carries the dequantized values.
+func (w *World) dequantizeTo(t *Tensor, dtype DType) (*Tensor, *Panic) {
+	out, p := w.unaryOp(t, "dequantize", KindFloat, nil, dtype)
+	if p != nil {
+		return nil, p
+	}
+	if t.values != nil {
+		if dt, ok := valueDType(dtype); ok && w.budget.TakeShape(out.shape) {
+			out.values = tensor.Cast(t.values.Detach(), dt)
+		}
+	}
+	return out, nil
+}
+
+// dequantizeMethod is Tensor::dequantize (float.rs:430-432): a float
+// tensor is returned as it is (dequantize_impl's into_float).
+func (w *World) dequantizeMethod(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(0); ue != nil {
+		return nil, ue, nil
+	}
+	switch t.kind {
+	case KindFloat:
+		return t, nil, nil
+	case KindQFloat:
+		out, p := w.dequantizeTo(t, w.defaultsFor(t.on).float)
+		if p != nil {
+			return nil, nil, p
+		}
+		return out, nil, nil
+	}
+	return nil, errTraitBounds(a.c.Method, t), nil
+}
+
+// qKeepMethods are the tensor methods that reach a q_ op Dispatch
+// overrides and so the backend's own, which keeps the tensor quantized.
+var qKeepMethods = map[string]bool{
+	"reshape": true, "flatten": true, "unsqueeze": true, "unsqueeze_dim": true, "squeeze": true, "squeeze_dim": true,
+	"transpose": true, "t": true, "swap_dims": true, "permute": true, "flip": true, "slice": true, "narrow": true,
+	"select": true, "matmul": true,
+}
+
+// qRequantMethods are the methods whose q_ op is dequant_op_quant!:
+// dequantize, the float op, quantize_dynamic with the input's scheme.
+var qRequantMethods = map[string]bool{
+	"gather": true, "repeat_dim": true, "abs": true, "sort": true, "topk": true,
+	"max": true, "min": true, "max_dim": true, "min_dim": true, "max_abs": true, "max_abs_dim": true,
+}
+
+// qFlowMethods are the methods whose q_ op is dequant_op_flow!: a float
+// result under QuantPropagation::Inhibit.
+var qFlowMethods = map[string]bool{
+	"add": true, "add_scalar": true, "sub": true, "sub_scalar": true, "mul": true, "mul_scalar": true,
+	"div": true, "div_scalar": true, "neg": true, "sum": true, "sum_dim": true, "prod": true, "prod_dim": true,
+	"mean": true, "mean_dim": true, "cumsum": true, "cumprod": true, "cummin": true, "cummax": true,
+	"clamp": true, "clamp_min": true, "clamp_max": true, "powi": true, "powi_scalar": true, "powf": true,
+	"powf_scalar": true,
+}
+
+// qPrelude dequantizes the quantized operands of a table op that does not
+// keep them quantized, as burn-backend's default q_ ops and into_float do.
+// It returns the receiver and operands to run the float op on, and the
+// scheme to requantize the result with (requant false for a float result).
+func (w *World) qPrelude(row opRow, t *Tensor, args *opArgs) (*Tensor, tensor.QuantScheme, bool, *Panic) {
+	if row.method == "matmul" || (t.kind == KindQFloat && qKeepMethods[row.method]) {
+		return t, tensor.QuantScheme{}, false, nil
+	}
+	var scheme tensor.QuantScheme
+	requant := false
+	if t.kind == KindQFloat {
+		scheme, _ = schemeOf(t.dtype)
+		requant = qRequantMethods[row.method]
+	}
+	target := w.defaultsFor(t.on).float
+	if t.kind == KindFloat {
+		target = t.dtype
+	}
+	for i, o := range args.tensors {
+		if o != nil && o.kind == KindFloat && t.kind == KindQFloat {
+			// q_bin_ops! dequantizes to the float operand's dtype.
+			target = o.dtype
+		}
+		_ = i
+	}
+	if t.kind == KindQFloat {
+		d, p := w.dequantizeTo(t, target)
+		if p != nil {
+			return nil, scheme, false, p
+		}
+		t = d
+	}
+	for i, o := range args.tensors {
+		if o != nil && o.kind == KindQFloat {
+			d, p := w.dequantizeTo(o, target)
+			if p != nil {
+				return nil, scheme, false, p
+			}
+			args.tensors[i] = d
+		}
+	}
+	return t, scheme, requant, nil
+}
+
+// requantize is quantize_dynamic of an op's float result with scheme,
+// recorded as Dispatch's quantize.
+func (w *World) requantize(out *Tensor, s tensor.QuantScheme) (*Tensor, *Panic) {
+	if p := blockDivisibility(out, s); p != nil {
+		return nil, p
+	}
+	q, p := w.unaryOp(out, "quantize", KindQFloat, nil, qfloatDType(storedScheme(out.on, s)))
+	if p != nil {
+		return nil, p
+	}
+	if out.values != nil && computesQuantized(out.on) {
+		if f, ok := tensor.F32Values(out.values); ok {
+			if lo, hi, _, err := tensor.ComputeRange(f, out.values.Shape, s, tensor.MinMax); err == nil {
+				if scales, g, hasG, err := tensor.ComputeQParams(s, lo, hi); err == nil {
+					var global *float32
+					if hasG {
+						global = &g
+					}
+					if qt, err := tensor.Quantize(f, out.values.Shape, s, scales, global); err == nil {
+						w.setQuantized(q, qt)
+					}
+				}
+			}
+		}
+	}
+	return q, nil
+}
+
+// keepQuantized gives the result of a layout op on a quantized tensor its
+// values, as Flex computes them: a per-tensor scheme moves the i8 values
+// and keeps the scales, which quantizing the moved values with those
+// scales reproduces exactly; a block scheme is requantized with the
+// scheme following the move (block_safe_layout_op, qtensor.rs:376-394).
+func (w *World) keepQuantized(row opRow, in *Tensor, args opArgs, a argList, out *Tensor) {
+	if in.q == nil || in.values == nil || out.kind != KindQFloat || !computesQuantized(in.on) {
+		return
+	}
+	s := in.q.Scheme
+	switch row.method {
+	case "swap_dims", "transpose", "t":
+		d0, d1 := in.Rank()-2, in.Rank()-1
+		if row.method == "swap_dims" && len(args.dims) == 2 {
+			d0, d1 = normDim(args.dims[0], in.Rank()), normDim(args.dims[1], in.Rank())
+		}
+		if d0 >= 0 && d1 >= 0 {
+			s = s.SwapBlockDims(in.Rank(), d0, d1)
+		}
+	case "permute":
+		axes := make([]int, 0, in.Rank())
+		for _, d := range args.array {
+			axes = append(axes, normDim(d, in.Rank()))
+		}
+		if len(axes) == in.Rank() {
+			s = s.PermuteBlockDims(in.Rank(), axes)
+		}
+	}
+	out.dtype = qfloatDType(s)
+	fin, fout := *in, *out
+	fin.kind, fin.dtype = KindFloat, F32
+	fout.kind, fout.dtype = KindFloat, F32
+	fout.values = nil
+	w.compute(&fout, append([]*Tensor{&fin}, args.tensors...), func() (*tensor.Tensor, error) {
+		return w.rowValues(row, &fin, args, a, &fout)
+	})
+	if fout.values == nil {
+		return
+	}
+	f, ok := tensor.F32Values(fout.values)
+	if !ok {
+		return
+	}
+	var q *tensor.QTensor
+	var err error
+	if !s.HasBlock {
+		var g *float32
+		if in.q.HasGlobal {
+			g = &in.q.Global
+		}
+		q, err = tensor.Quantize(f, fout.values.Shape, s, in.q.Scales, g)
+	} else {
+		q, err = tensor.QuantizeDynamic(f, fout.values.Shape, s)
+	}
+	if err == nil {
+		out.q, out.values = q, q.DequantizeTensor(tensor.F32)
+	}
+}
+
+// quantizedResult finishes a table op on quantized operands: a
+// dequant_op_quant! result is requantized with the input's scheme.
+func (w *World) quantizedResult(out *Tensor, s tensor.QuantScheme, requant bool) (Value, *UsageError, *Panic) {
+	if !requant || out.kind != KindFloat {
+		return out, nil, nil
+	}
+	q, p := w.requantize(out, s)
+	if p != nil {
+		return nil, nil, p
+	}
+	return q, nil, nil
+}
