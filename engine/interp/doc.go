@@ -24,6 +24,27 @@
 // promises therefore still hold: the extra checking adds no panic
 // diagnostic, and Run never enters a function its entry does not call.
 //
+// No verdict the engine cannot back. An assertion (assert!, assert_eq!,
+// assert_ne! and their debug_ forms, TensorData's assert_eq and
+// assert_approx_eq, a tensor comparison used as a condition), a branch
+// (if, while, match, a guard) or a print whose values the engine does not
+// know never passes in silence: it is a playground-unchecked warning at its
+// span that names what was not known, and the Result is not complete. The
+// warning comes from Run alone (unchecked.go). In Run, a value is unknown
+// only for a cause other than an error: an operation whose values are not
+// computed, a tensor past the value budget, a Burn item or a boundary
+// (a file) the engine does not model, since an error stops the run or
+// rejects the program before it. Check is not where it can be said:
+// there an unknown value is as often the failing step of an error already
+// reported, an arm of a condition it could not decide, or a parameter of a
+// function nobody calls, and none of those is something the program did.
+// Once a run has reported an error of its own, it warns no more.
+//
+// With that exception the promises read: for a complete Result both hold
+// as above; for an incomplete one, (1) reads "no panic the engine can
+// see": where it did not know the values, Burn may still panic or an
+// assertion fail, and the warnings say where.
+//
 // Limits are deterministic: a step budget stands for the time limit and an
 // output budget for the output limit, so the native engine and the
 // WebAssembly build agree byte for byte. The package holds no global state
