@@ -13,6 +13,9 @@ import (
 // computes the output shapes and records one trace event each.
 
 func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if linalgComposed[name] {
+		return w.linalgComposedFunction(name, c)
+	}
 	a := argList{c: c}
 	want := map[string]int{"det": 1, "diag": 1, "lu": 1, "qr": 2}[name]
 	if want == 0 {
