@@ -163,8 +163,6 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 	case "QuantScheme":
 		return w.quantSchemeFunction(name, c)
 	case "DeviceType":
-	case "Norm":
-		return normFunction(name, c)
 		return w.deviceTypeFunction(name, c)
 	case "DeviceFilter":
 		return w.deviceFilterFunction(name, c)
