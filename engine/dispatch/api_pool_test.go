@@ -112,3 +112,39 @@ func TestModuleCTCLoss(t *testing.T) {
 		t.Errorf("float targets: %+v", ue)
 	}
 }
+
+func TestModuleAttention(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	q, k, v := ones(t, w, d, "", 1, 2, 3, 4), ones(t, w, d, "", 1, 2, 5, 4), ones(t, w, d, "", 1, 2, 5, 6)
+	none := enum("Option", "None")
+	def := &Enum{Type: "Default", Variant: "default"}
+	out := mustCall(t, w, fn("burn::tensor::module::attention", q, k, v, none, none, def)).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{1, 2, 3, 6}) || w.Trace()[len(w.Trace())-1].Op != "attention" {
+		t.Errorf("attention: %v, op %s", out.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	if vals := out.floatValues(); len(vals) != 36 || vals[0] != 1 {
+		t.Errorf("attention over ones: %v", vals)
+	}
+	before := len(w.Trace())
+	causal := &Enum{Type: "ops", Variant: "AttentionModuleOptions", Named: map[string]Value{"is_causal": Bool(true)}}
+	mustCall(t, w, fn("attention_fallback", q, k, v, none, none, causal))
+	var ops []string
+	for _, ev := range w.Trace()[before:] {
+		ops = append(ops, ev.Op)
+	}
+	if len(ops) != 20 || ops[0] != "float_swap_dims" || ops[1] != "float_matmul" || ops[11] != "float_mask_fill" || ops[19] != "float_matmul" {
+		t.Errorf("attention_fallback trace %v", ops)
+	}
+	soft := &Enum{Type: "AttentionModuleOptions", Variant: "AttentionModuleOptions",
+		Named: map[string]Value{"softcap": enum("Option", "Some", f(-1))}}
+	p := mustPanic(t, w, fn("attention", q, k, v, none, none, soft))
+	if p.Message != "softcap must be positive, got -1" || p.Location != "crates/burn-flex/src/ops/attention.rs:701" {
+		t.Errorf("softcap -1: %q at %s", p.Message, p.Location)
+	}
+	bad := enum("Option", "Some", ones(t, w, d, "", 1, 2, 3, 2))
+	p = mustPanic(t, w, fn("attention", q, k, v, none, bad, def))
+	if p.Message != "attention: bias dim 3 must be 5 or 1, got 2" {
+		t.Errorf("bias [1, 2, 3, 2]: %q", p.Message)
+	}
+}

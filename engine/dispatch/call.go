@@ -83,15 +83,23 @@ func (w *World) call(c Call) (Value, error) {
 	case *Devices:
 		v, ue, p = w.devicesMethod(r, c)
 	case *Enum:
-		if HasOperator(r, c.Method) {
+		if dv, due, ok := dtypeMethod(r, c); ok {
+			v, ue = dv, due
+		} else if HasOperator(r, c.Method) {
 			v, ue, p = w.filterOperator(r, c)
 		} else {
 			ue = errUnknownMethod("`"+recv.TypeName()+"`", c.Method)
 		}
 	case *ParamID:
 		v, ue, p = w.paramIDMethod(r, c)
-	case Int, Float:
-		v, ue, p = w.scalarOperator(recv, c)
+	case Int, Float, Bool:
+		if ev, eue, ok := elementMethod(recv, c); ok {
+			v, ue = ev, eue
+		} else if _, isBool := recv.(Bool); isBool {
+			ue = errUnknownMethod("`"+recv.TypeName()+"`", c.Method)
+		} else {
+			v, ue, p = w.scalarOperator(recv, c)
+		}
 	default:
 		ue = errUnknownMethod("`"+recv.TypeName()+"`", c.Method)
 	}
@@ -133,6 +141,9 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.freeFunction(path[0], full, c)
 	}
 	typ, name := path[len(path)-2], path[len(path)-1]
+	if IsElementType(typ) {
+		return w.elementFunction(typ, name, c)
+	}
 	switch typ {
 	case "Device":
 		return w.deviceFunction(name, c)
@@ -181,6 +192,10 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.convOptionsFunction(typ, name, c)
 	case "InterpolateOptions":
 		return w.interpolateOptionsFunction(name, c)
+	case "AttentionModuleOptions":
+		if name == "default" && len(c.Args) == 0 {
+			return &Enum{Type: "Default", Variant: "default"}, nil, nil
+		}
 	case "DType":
 		if name == "Bool" && len(c.Args) == 1 {
 			return &Enum{Type: "DType", Variant: "Bool", Fields: c.Args}, nil, nil
@@ -208,6 +223,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.interpolate(c)
 	case "ctc_loss":
 		return w.ctcLoss(c)
+	case "attention", "attention_fallback":
+		return w.attention(c, name == "attention_fallback")
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
