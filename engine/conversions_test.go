@@ -56,6 +56,14 @@ let device = Default::default();
 let m = make(&device);
 println!("{:?}", device.settings().bool_dtype);
 `, "Native\n", []string{"float_ones"}},
+		{"Burn's element traits on primitives", `use burn::tensor::{DType, Element, ElementConversion};
+pub type FloatElem = f32;
+pub type IntElem = i32;
+let x: f64 = 2.5f32.elem();
+println!("{:?} {:?} {:?}", FloatElem::dtype(), IntElem::dtype(), <FloatElem as burn::tensor::Element>::dtype());
+println!("{:?} {:?} {:?} {:?}", x, 3.7f32.elem::<i32>(), 5.elem::<FloatElem>(), f32::from_elem(3));
+println!("{} {:?}", matches!(FloatElem::dtype(), DType::F32 | DType::F64), FloatElem::dtype().name());
+`, "F32 I32 F32\n2.5 3 5.0 3.0\ntrue \"f32\"\n", nil},
 		{"a parameter of the program's own type decides it", `#[derive(Default, Debug)]
 struct Cfg { n: u32 }
 fn take(c: &Cfg) -> u32 { c.n + 1 }

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -53,5 +54,77 @@ func TestTensorFrom(t *testing.T) {
 	}
 	if ue := mustReject(t, w, fnG("Tensor::from", []string{"1"}, f(1))); ue.Code != "wrong-arguments" {
 		t.Errorf("Tensor::from of a float: %+v", ue)
+	}
+}
+
+// Element::dtype(), ElementConversion::from_elem and elem on primitives
+// (burn-std/src/element/base.rs, cast.rs), and DType's queries
+// (burn-std/src/tensor/dtype.rs).
+func TestElementTraits(t *testing.T) {
+	w := world(t, "flex")
+	elem := func(recv Value, target string) Call {
+		return Call{Recv: recv, Method: "elem", Generics: [][]string{{target}}}
+	}
+	cases := []struct {
+		name string
+		call Call
+		want string
+	}{
+		{"f32::dtype", fn("f32::dtype"), "F32"},
+		{"i64::dtype", fn("i64::dtype"), "I64"},
+		{"bool::dtype", fn("bool::dtype"), "Bool(Native)"},
+		{"bf16::dtype", fn("bf16::dtype"), "BF16"},
+		{"f32::from_elem of an int", fn("f32::from_elem", i(3)), "3.0"},
+		{"i32::from_elem truncates", fn("i32::from_elem", f(-2.9)), "-2"},
+		{"f64 to f32 rounds", elem(Float{V: 0.1, Suffix: "f64"}, "f32"), "0.1"},
+		{"f32 to i64 truncates", elem(Float{V: 3.7, Suffix: "f32"}, "i64"), "3"},
+		{"int to f32", elem(i(5), "f32"), "5.0"},
+		{"int to bool", elem(i(2), "bool"), "true"},
+		{"bool to u8", elem(Bool(true), "u8"), "1"},
+		{"target from the declared type", Call{Recv: i(7), Method: "elem", Expect: "f64"}, "7.0"},
+		{"no target: the literal keeps its value", method(i(7), "elem"), "7"},
+		{"DType::name", method(enum("DType", "F16"), "name"), `"f16"`},
+		{"DType::name of a bool", method(enum("DType", "Bool", enum("BoolStore", "U8")), "name"), `"bool(u8)"`},
+		{"DType::is_float", method(enum("DType", "BF16"), "is_float"), "true"},
+		{"DType::is_int of an unsigned", method(enum("DType", "U32"), "is_int"), "false"},
+		{"DType::is_uint", method(enum("DType", "U32"), "is_uint"), "true"},
+		{"DType::is_bool", method(enum("DType", "Bool", enum("BoolStore", "Native")), "is_bool"), "true"},
+	}
+	for _, c := range cases {
+		if got := Debug(mustCall(t, w, c.call)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	// The f32 the conversion gives is the f32 value, not the f64 one; an
+	// f16 rounds to 10 mantissa bits.
+	if v := mustCall(t, w, elem(Float{V: 0.1, Suffix: "f64"}, "f32")).(Float); v.V != float64(float32(0.1)) || v.Suffix != "f32" {
+		t.Errorf("0.1f64.elem::<f32>() = %#v", v)
+	}
+	if v := mustCall(t, w, elem(f(0.1), "f16")).(Float); v.V != 0.0999755859375 || v.Suffix != "f16" {
+		t.Errorf("0.1.elem::<f16>() = %#v", v)
+	}
+	errs := []struct {
+		name, code, msg string
+		call            Call
+	}{
+		{"dtype takes no argument", "wrong-arguments", "this function takes 0 arguments but 1 argument was supplied", fn("f32::dtype", i(1))},
+		{"elem takes no argument", "wrong-arguments", "this method takes 0 arguments but 1 argument was supplied", Call{Recv: i(1), Method: "elem", Args: []Value{i(2)}}},
+		{"unknown function of a primitive", "unknown-function", "no function or associated item named `dtypes` found for `f32` in the current scope", fn("f32::dtypes")},
+		{"out of range int", "unsupported-api", "converting i32 300 to u8 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(Int{V: 300, Suffix: "i32"}, "u8")},
+		{"negative float to unsigned", "unsupported-api", "converting f32 -1.0 to u32 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(Float{V: -1, Suffix: "f32"}, "u32")},
+		{"NaN to int", "unsupported-api", "converting f64 NaN to i32 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(f(math.NaN()), "i32")},
+	}
+	for _, c := range errs {
+		if ue := mustReject(t, w, c.call); ue.Code != c.code || ue.Message != c.msg {
+			t.Errorf("%s: %+v", c.name, ue)
+		}
+	}
+	for _, m := range []string{"elem"} {
+		if !HasElementMethod(f(1), m) || HasElementMethod(Str("x"), m) {
+			t.Errorf("HasElementMethod(%s)", m)
+		}
+	}
+	if !HasElementMethod(enum("DType", "F32"), "name") || HasElementMethod(enum("Distribution", "Default"), "name") {
+		t.Error("HasElementMethod of enums")
 	}
 }

@@ -574,6 +574,14 @@ func (in *interp) qualifiedCall(p *syntax.PathExpr, e *syntax.CallExpr) (value, 
 	if self == "Dispatch" && in.isExtensionTrait(trait) {
 		return in.extensionCall(trait, p.Segments[0].Name, args, e)
 	}
+	if t := in.typeText(p.QSelf); (trait == "Element" || trait == "ElementConversion") && dispatch.IsElementType(t) {
+		// Burn's element traits on a primitive: `<FloatElem as Element>::dtype()`.
+		inputs := []source.Range{p.Range}
+		for _, a := range e.Args {
+			inputs = append(inputs, a.Span())
+		}
+		return in.burn(dispatch.Call{Path: []string{t, p.Segments[0].Name}, Args: args}, e.Range, inputs)
+	}
 	in.report(diag.Diagnostic{Code: "unsupported-api", Severity: diag.Error, File: diag.MainRS, Range: p.Range,
 		Message: fmt.Sprintf("calling through `<%s as %s>` is not modelled by the playground; it models the ops of the snippet's #[backend_extension] traits", self, trait)})
 	return unknown, nil

@@ -1,0 +1,212 @@
+package dispatch
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
+)
+
+// Burn's element traits on Rust's primitives (crates/burn-std/src/element/):
+// Element::dtype() (base.rs:30, each make_element! impl at base.rs:196-330),
+// ElementConversion::from_elem and elem (base.rs:53-56, base.rs:155-162),
+// whose conversions are ToElement's (cast.rs), and the methods of DType,
+// FloatDType and IntDType a program calls (crates/burn-std/src/tensor/dtype.rs).
+
+// elementTypes are the primitives make_element! implements Element for,
+// with the dtype each one's Element::dtype() returns.
+var elementTypes = map[string]DType{
+	"f64": F64, "f32": F32, "i64": I64, "u64": U64, "i32": I32, "u32": U32,
+	"i16": I16, "u16": U16, "i8": I8, "u8": U8, "f16": F16, "bf16": BF16,
+	"flex32": "Flex32", "bool": "Bool(Native)",
+}
+
+// IsElementType reports a primitive with Burn's Element impl.
+func IsElementType(name string) bool {
+	_, ok := elementTypes[name]
+	return ok
+}
+
+// HasElementMethod reports the methods of Burn's element traits and of
+// DType that the model answers on a plain value: `x.elem()` on a number or
+// a bool, DType's name and is_* queries.
+func HasElementMethod(v Value, method string) bool {
+	switch x := Deref(v).(type) {
+	case Int, Float, Bool:
+		return method == "elem"
+	case *Enum:
+		return x.Type == "DType" && dtypeMethods[method]
+	}
+	return false
+}
+
+var dtypeMethods = map[string]bool{"name": true, "is_float": true, "is_int": true, "is_uint": true, "is_bool": true}
+
+// elementFunction is an associated function of Element or
+// ElementConversion called through a primitive: `f32::dtype()`,
+// `FloatElem::dtype()`, `f32::from_elem(x)`.
+func (w *World) elementFunction(typ, name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	switch name {
+	case "dtype":
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+		return dtypeEnum(elementTypes[typ]), nil, nil
+	case "from_elem":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		v, ue := toElement(a.get(0), typ)
+		if ue != nil {
+			ue.Arg = 1
+		}
+		return v, ue, nil
+	}
+	return nil, errUnknownFunction("`"+typ+"`", name), nil
+}
+
+// elementMethod is `x.elem::<E>()` (E::from_elem(x), base.rs:160-162) on
+// a number or a bool; E is the turbofish, else the type the program
+// declares for the result. With neither, rustc infers E from a later use
+// the playground does not see, and the result keeps its value as an
+// unsuffixed literal that the use types.
+func elementMethod(recv Value, c Call) (Value, *UsageError, bool) {
+	if c.Method != "elem" {
+		return nil, nil, false
+	}
+	if len(c.Args) != 0 {
+		return nil, errArgCount(true, 0, len(c.Args)), true
+	}
+	target := strings.TrimSpace(c.Expect)
+	if len(c.Generics) > 0 && len(c.Generics[0]) == 1 {
+		target = strings.TrimSpace(c.Generics[0][0])
+	}
+	if _, ok := elementTypes[target]; !ok {
+		switch x := Deref(recv).(type) {
+		case Int:
+			return Int{V: x.V}, nil, true
+		case Float:
+			return Float{V: x.V}, nil, true
+		}
+		return Deref(recv), nil, true
+	}
+	v, ue := toElement(recv, target)
+	return v, ue, true
+}
+
+// toElement converts a number or a bool to the element type target as
+// ToElement does (cast.rs): floats to floats may round or saturate, floats
+// to ints truncate toward zero, ints to floats round; a value the target
+// cannot represent panics in Burn, which the playground does not model yet.
+func toElement(v Value, target string) (Value, *UsageError) {
+	dt := elementTypes[target]
+	var (
+		f       float64
+		isFloat bool
+		n       int64
+		src     string
+	)
+	switch x := Deref(v).(type) {
+	case Float:
+		f, isFloat, src = x.V, true, x.Suffix
+		if src == "" {
+			src = "f64"
+		}
+	case Int:
+		n, f, src = x.V, float64(x.V), x.Suffix
+		if src == "" {
+			src = "i32"
+		}
+	case Bool:
+		if x {
+			n, f = 1, 1
+		}
+		src = "bool"
+	default:
+		return nil, errArgType(-1, "impl ToElement", v)
+	}
+	switch {
+	case dt.IsBool():
+		// to_bool: `*self != 0` (cast.rs:207-209, 291-293, 371-373).
+		return Bool(f != 0), nil
+	case dt.IsFloat():
+		// `*self as f32` (cast.rs:199-205, 305-314); f16 and bf16 round
+		// to nearest.
+		d := &tensor.Data{DType: tensor.F64, Shape: []int{1}, F: []float64{f}}
+		to, _ := valueDType(dt)
+		return Float{V: d.Cast(to).F[0], Suffix: target}, nil
+	}
+	lo, hi := intRange(dt)
+	if isFloat {
+		// Float to int truncates toward zero and panics outside
+		// (MIN-1, MAX+1), NaN and the infinities included (cast.rs:324-377).
+		t := math.Trunc(f)
+		if math.IsNaN(f) || t < lo || t >= hi {
+			return nil, unrepresentable(src, Debug(v), target)
+		}
+		return Int{V: int64(t), Suffix: target}, nil
+	}
+	if float64(n) < lo || float64(n) >= hi {
+		return nil, unrepresentable(src, Debug(v), target)
+	}
+	return Int{V: n, Suffix: target}, nil
+}
+
+// intRange is [MIN, MAX+1) of an int dtype, as floats (powers of two, exact).
+func intRange(dt DType) (float64, float64) {
+	bits := map[DType]int{I64: 64, I32: 32, I16: 16, I8: 8, U64: 64, U32: 32, U16: 16, U8: 8}[dt]
+	if strings.HasPrefix(string(dt), "U") {
+		return 0, math.Ldexp(1, bits)
+	}
+	return -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)
+}
+
+// unrepresentable is ToElement's panic for a value outside the target type
+// (cast.rs:146-152, 166-172, 230-236, 250-256, 349, 376), which the
+// playground reports as not modelled rather than guess the run's end.
+func unrepresentable(src, value, target string) *UsageError {
+	return &UsageError{Code: "unsupported-api", Arg: -1,
+		Message: fmt.Sprintf("converting %s %s to %s panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", src, value, target)}
+}
+
+// dtypeMethod is a method of DType (crates/burn-std/src/tensor/dtype.rs:78-134).
+func dtypeMethod(e *Enum, c Call) (Value, *UsageError, bool) {
+	if e.Type != "DType" {
+		return nil, nil, false
+	}
+	d, ue := dtypeValue(e)
+	if ue != nil {
+		return nil, nil, false
+	}
+	a := argList{c: c, method: true}
+	var v Value
+	switch c.Method {
+	case "name":
+		// DType::name (dtype.rs:113-135).
+		td, ok := valueDType(d)
+		if !ok {
+			if d == qfloatDefault {
+				v = Str("qfloat")
+				break
+			}
+			return nil, nil, false
+		}
+		v = Str(td.Name())
+	case "is_float":
+		v = Bool(d.IsFloat())
+	case "is_int":
+		v = Bool(d.IsInt() && !strings.HasPrefix(string(d), "U"))
+	case "is_uint":
+		v = Bool(strings.HasPrefix(string(d), "U"))
+	case "is_bool":
+		v = Bool(d.IsBool())
+	default:
+		return nil, nil, false
+	}
+	if ue := a.want(0); ue != nil {
+		return nil, ue, true
+	}
+	return v, nil, true
+}
