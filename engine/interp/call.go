@@ -546,7 +546,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		}
 		if e.Name == "to_string" && len(args) == 0 {
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
-				return dispatch.Str(in.callFmt(fn, recv, false)), nil
+				return dispatch.Str(in.callFmt(fn, recv)), nil
 			}
 		}
 	}
@@ -554,12 +554,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		return v, sig
 	}
 	if !isBurn(recv) && !dispatch.HasElementMethod(recv, e.Name) {
-		ue := &dispatch.UsageError{Code: "unknown-method", Arg: -1,
-			Message: fmt.Sprintf("no method named `%s` found for %s in the current scope", e.Name, in.typeKind(recv))}
-		if v, sig, ok := in.burnEnumMethod(recv, e, args, ue); ok {
-			return v, sig
-		}
-		in.report(diag.Diagnostic{Code: ue.Code, Severity: diag.Error, Message: ue.Message, File: diag.MainRS, Range: e.NameSpan})
+		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
+			Message: fmt.Sprintf("no method named `%s` found for %s in the current scope", e.Name, in.typeKind(recv)),
+			File:    diag.MainRS, Range: e.NameSpan})
 		return unknown, nil
 	}
 	inputs := make([]source.Range, 0, len(e.Args)+1)
