@@ -1,7 +1,10 @@
 package dispatch
 
 import (
+	"fmt"
 	"sync"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
 
 	"github.com/dispatch-playground/playground/engine/tensor"
 )
@@ -374,7 +377,7 @@ func (w *World) dequantizeMethod(t *Tensor, a argList) (Value, *UsageError, *Pan
 var qKeepMethods = map[string]bool{
 	"reshape": true, "flatten": true, "unsqueeze": true, "unsqueeze_dim": true, "squeeze": true, "squeeze_dim": true,
 	"transpose": true, "t": true, "swap_dims": true, "permute": true, "flip": true, "slice": true, "narrow": true,
-	"select": true, "matmul": true,
+	"select": true,
 }
 
 // qRequantMethods are the methods whose q_ op is dequant_op_quant!:
@@ -537,3 +540,198 @@ func (w *World) quantizedResult(out *Tensor, s tensor.QuantScheme, requant bool)
 	}
 	return q, nil, nil
 }
+
+// quantizedData is q_into_data: Flex's TensorData::quantized of its i8
+// values, scheme and scales (burn-flex ops/qtensor.rs:258-271). values
+// holds the i8 values, which is what TensorData's iter reads.
+func quantizedData(t *Tensor) *TensorData {
+	d := &TensorData{shape: t.Shape(), dtype: t.dtype}
+	if t.q != nil {
+		q, err := tensor.NewQuantizedData(t.q.Q, t.q.Shape, t.q.Scheme, t.q.Scales, globalOf(t.q))
+		if err == nil {
+			d.q, d.values = q, q.ValuesData()
+		}
+	}
+	return d
+}
+
+func globalOf(q *tensor.QTensor) *float32 {
+	if !q.HasGlobal {
+		return nil
+	}
+	g := q.Global
+	return &g
+}
+
+// tensorDataQuantized is TensorData::quantized(values, shape, scheme,
+// qparams, global) (crates/burn-std/src/data/tensor/base.rs:144-161).
+func (w *World) tensorDataQuantized(c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	if ue := a.want(5); ue != nil {
+		return nil, ue, nil
+	}
+	arr, ok := a.get(0).(*Array)
+	if !ok {
+		return nil, errArgType(1, "Vec<E>", c.Args[0]), nil
+	}
+	shape, ue := shapeArg(a, 1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	s, ue := schemeArg(a, 2)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	sarr, ok := Deref(a.get(3)).(*Array)
+	if !ok {
+		return nil, errArgType(4, "&[f32]", c.Args[3]), nil
+	}
+	var global *float32
+	switch g := a.get(4).(type) {
+	case *Enum:
+		if g.Type == "Option" && g.Variant == "Some" && len(g.Fields) == 1 {
+			f, ok := floatOf(g.Fields[0])
+			if !ok {
+				return nil, errArgType(5, "Option<f32>", c.Args[4]), nil
+			}
+			v := float32(f)
+			global = &v
+		} else if g.Type != "Option" || g.Variant != "None" {
+			return nil, errArgType(5, "Option<f32>", c.Args[4]), nil
+		}
+	default:
+		return nil, errArgType(5, "Option<f32>", c.Args[4]), nil
+	}
+	values := make([]int8, len(arr.Elems))
+	known := true
+	for i, e := range arr.Elems {
+		n, ok := Deref(e).(Int)
+		switch {
+		case !ok:
+			known = false
+		case n.Suffix != "" && n.Suffix != "i8":
+			// QuantizedBytes::new compares TypeIds (quantization.rs:231-233).
+			return nil, nil, newPanic("std-quantized-type", "crates/burn-std/src/tensor/quantization.rs:232", "Invalid quantized type").on(1)
+		default:
+			values[i] = int8(n.V)
+		}
+	}
+	scales := make([]float32, len(sarr.Elems))
+	for i, e := range sarr.Elems {
+		f, ok := floatOf(e)
+		if !ok {
+			known = false
+		}
+		scales[i] = float32(f)
+	}
+	d := &TensorData{shape: shape, dtype: qfloatDType(s)}
+	if !known {
+		return d, nil, nil
+	}
+	n, _ := numElements(shape)
+	if n != int64(len(values)) {
+		// check_data_len (base.rs:185-192).
+		return nil, nil, newPanic("std-data-len", "crates/burn-std/src/data/tensor/base.rs:188",
+			fmt.Sprintf("assertion `left == right` failed: Shape %s is invalid for input of size %d\n  left: %d\n right: %d",
+				shapeDebug(shape), len(values), n, len(values))).on(1)
+	}
+	q, err := tensor.NewQuantizedData(values, intDims(shape), s, scales, global)
+	if err != nil {
+		return nil, nil, newPanic("std-quantized-bytes", "crates/burn-std/src/tensor/quantization.rs:219", err.Error()).on(1)
+	}
+	d.q, d.values = q, q.ValuesData()
+	return d, nil, nil
+}
+
+func floatOf(v Value) (float64, bool) {
+	switch x := Deref(v).(type) {
+	case Float:
+		return x.V, true
+	case Int:
+		return float64(x.V), true
+	}
+	return 0, false
+}
+
+// qFromData is Tensor::from_data of quantized data: BridgeTensor's
+// from_data takes q_from_data whatever the dtype asked
+// (bridge/ops/float.rs:275-287); Flex reads the values and scales back
+// and keeps them Native (burn-flex ops/qtensor.rs:43-65).
+func (w *World) qFromData(td *TensorData, tt tensorType, shape []int64, a argList) (Value, *UsageError, *Panic) {
+	d, _, ue, p := w.creationOptions(a, 1)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	if tt.rank < 0 {
+		tt.rank = len(shape)
+	}
+	if p := checkFailed(burncheck.TensorCreate("Tensor::from_data", tt.rank, shape)); p != nil {
+		return nil, nil, p
+	}
+	if p := w.prepare(d); p != nil {
+		return nil, nil, p.on(2)
+	}
+	s, _ := schemeOf(td.dtype)
+	out := w.newTensor(KindQFloat, shape, qfloatDType(storedScheme(d.Inner(), s)), d.Inner())
+	if d.autodiff {
+		out.ckp = strategyPtr(d.strategy)
+	}
+	if td.q != nil && computesQuantized(d.Inner()) {
+		q := *td.q
+		q.Scheme = storedScheme(d.Inner(), q.Scheme)
+		w.setQuantized(out, &q)
+	}
+	w.record(TraceEvent{Op: "q_from_data", Backend: d.backend.String(), Device: d.Inner().Debug(), Autodiff: d.autodiff,
+		Kind: KindQFloat.String(), Shape: out.Shape(), out: out})
+	return out, nil, nil
+}
+
+// qDataMethod is a method of TensorData where quantized data changes what
+// it does; ok is false for the others.
+func (w *World) qDataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *Panic, ok bool) {
+	a := argList{c: c, method: true}
+	switch c.Method {
+	case "assert_eq":
+		if len(c.Args) != 2 {
+			return nil, nil, nil, false
+		}
+		o, isData := a.get(0).(*TensorData)
+		strict, isBool := a.get(1).(Bool)
+		if !isData || !isBool {
+			return nil, nil, nil, false
+		}
+		if !isQFloat(d.dtype) && !isQFloat(o.dtype) {
+			return nil, nil, nil, false
+		}
+		if strict && d.dtype != o.dtype {
+			msg := fmt.Sprintf("assertion `left == right` failed: Data types differ (%s != %s)\n  left: %s\n right: %s", d.dtype, o.dtype, d.dtype, o.dtype)
+			return nil, nil, assertPanic(msg), true
+		}
+		if !isQFloat(d.dtype) {
+			// assert_eq_elem::<E> over the other's i8 values.
+			if d.values == nil || o.values == nil {
+				return unchecked(d, o), nil, nil, true
+			}
+			return Unit{}, nil, assertPanic(d.values.AssertEq(o.values.Cast(d.values.DType), false)), true
+		}
+		s, _ := schemeOf(d.dtype)
+		so, isQ := schemeOf(o.dtype)
+		if !isQFloat(o.dtype) || !isQ {
+			p := newPanic("std-data-quantized-differs", at(locDataCompare, 248), "Quantized data differs from other not quantized data")
+			p.TrackCaller = true
+			return nil, nil, p.on(0), true
+		}
+		if !s.SameLevels(so) {
+			p := newPanic("std-data-schemes-differ", at(locDataCompare, 259), fmt.Sprintf("Quantization schemes differ (%s != %s)", s, so))
+			p.TrackCaller = true
+			return nil, nil, p.on(0), true
+		}
+		if d.values == nil || o.values == nil {
+			return unchecked(d, o), nil, nil, true
+		}
+		return Unit{}, nil, assertPanic(d.values.AssertEq(o.values, false)), true
+	}
+	return nil, nil, nil, false
+}
+
+func isQFloat(d DType) bool { return len(d) > 7 && d[:7] == "QFloat(" }

@@ -102,6 +102,9 @@ func (w *World) tensorFunction(name string, c Call) (Value, *UsageError, *Panic)
 			ue.Arg = 1
 			return nil, ue, nil
 		}
+		if td, ok := a.get(0).(*TensorData); ok && isQFloat(td.dtype) && tt.kind == KindFloat {
+			return w.qFromData(td, tt, shape, a)
+		}
 		v, ue, p := w.create("from_data", tt, shape, a, 1)
 		if t, ok := v.(*Tensor); ok {
 			t.literal = literalValues(a.get(0))

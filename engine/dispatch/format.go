@@ -58,6 +58,9 @@ func Debug(v Value) string {
 	case *ShapeValue:
 		return shapeDebug(x.dims)
 	case *TensorData:
+		if x.q != nil {
+			return x.q.DataDebug()
+		}
 		if x.values != nil {
 			return x.values.DataDebug()
 		}
@@ -93,6 +96,9 @@ func Display(v Value) (s string, ok bool) {
 	case *Tensor:
 		return tensorDisplay(x, -1), true
 	case *TensorData:
+		if x.q != nil {
+			return x.q.Display(), true
+		}
 		if x.values != nil {
 			return x.values.DataDisplay(), true
 		}

@@ -96,13 +96,6 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 	return out, nil
 }
 
-// layoutRules are the shape rules of ops that only move data around.
-var layoutRules = map[string]bool{
-	"transpose": true, "swap": true, "permute": true, "reshape": true, "flatten": true, "unsqueeze": true,
-	"unsqueeze_dim": true, "squeeze": true, "squeeze_dim": true, "expand": true, "repeat_dim": true,
-	"slice": true, "narrow": true, "select": true, "gather": true,
-}
-
 // indexingUpdateOps are burn-std's IndexingUpdateOp variants (ops.rs:392-403).
 var indexingUpdateOps = map[string]bool{"Assign": true, "Add": true, "Mul": true, "Min": true, "Max": true}
 
@@ -157,9 +150,9 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		return nil, nil, p
 	}
 	outKind := t.kind
-	if t.kind == KindQFloat && !layoutRules[row.shape] {
-		// Only layout ops keep a tensor quantized; the others compute in
-		// float.
+	if t.kind == KindQFloat && !qKeepMethods[row.method] {
+		// Only the layout ops Dispatch overrides keep a tensor quantized
+		// (qPrelude dequantized the others); q_matmul's result is float.
 		outKind = KindFloat
 	}
 	switch row.out {

@@ -98,6 +98,9 @@ func (w *World) read(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	if c.Method == "into_scalar" {
 		return scalarValue(t, target), nil, nil
 	}
+	if t.kind == KindQFloat {
+		return quantizedData(t), nil, nil
+	}
 	return &TensorData{shape: t.Shape(), dtype: target, values: dataValues(t, target)}, nil, nil
 }
 

@@ -13,6 +13,9 @@ type TensorData struct {
 	// values are the elements; nil when the tensor read carried its
 	// shape only.
 	values *tensor.Data
+	// q is quantized data's values and scales (values then holds the i8
+	// values); see api_quant.go.
+	q *tensor.QTensor
 }
 
 func (*ShapeValue) TypeName() string { return "Shape" }
@@ -102,6 +105,8 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 		}
 		dtype := literalDType(a.get(0))
 		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
+	case "quantized":
+		return w.tensorDataQuantized(c)
 	case "zeros", "ones", "random":
 		return nil, errUnsupported("TensorData::" + name), nil
 	}
@@ -182,6 +187,9 @@ func upperASCII(s string) string {
 }
 
 func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Panic) {
+	if v, ue, p, ok := w.qDataMethod(d, c); ok {
+		return v, ue, p
+	}
 	if v, ue, p, ok := w.dataMethod(d, c); ok {
 		return v, ue, p
 	}

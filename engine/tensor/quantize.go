@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -809,4 +810,158 @@ func ComputeQParams(s QuantScheme, lo, hi []float32) (scales []float32, global f
 		scales[i] /= global
 	}
 	return scales, global, true, nil
+}
+
+// CheckBlocks is reduce_blocks' divisibility assertion alone, for a shape
+// whose values are not at hand.
+func CheckBlocks(shape []int, s QuantScheme) error {
+	if !s.HasBlock {
+		return nil
+	}
+	block := s.blockDims(len(shape))
+	for i, d := range shape {
+		if d%block[i] != 0 {
+			return &BlockDivisibilityError{Shape: append([]int(nil), shape...), Block: block}
+		}
+	}
+	return nil
+}
+
+// EncodeScale is a scale through encode_scales and decode_scales
+// (quantization.rs:419-458): converted to the dtype to nearest, as
+// half's from_f32 and e4m3's do, and back to f32.
+func EncodeScale(s float32, d ScaleDtype) float32 {
+	switch d {
+	case ScaleF16:
+		return float32(F16.roundFloat(float64(s)))
+	case ScaleBF16:
+		return float32(BF16.roundFloat(float64(s)))
+	case ScaleUE4M3:
+		r := roundBinary(float64(s), 3, -6, 8)
+		if r > 448 || math.IsInf(r, 1) {
+			r = 448
+		}
+		return float32(r)
+	}
+	return s
+}
+
+// NewQuantizedData is TensorData::quantized through QuantizedBytes::new
+// (crates/burn-std/src/data/tensor/base.rs:144-161, quantization.rs:219-270):
+// the scheme is kept as given, a per-tensor scheme keeps one scale, and the
+// scales are encoded at the scheme's scale dtype.
+func NewQuantizedData(values []int8, shape []int, s QuantScheme, scales []float32, global *float32) (*QTensor, error) {
+	if n := numel(shape); n != len(values) {
+		return nil, fmt.Errorf("%d quantized values do not fill a tensor of shape Shape { dims: %s }", len(values), intsDebug(shape))
+	}
+	if len(scales) == 0 {
+		return nil, errors.New("range end index 1 out of range for slice of length 0")
+	}
+	if !s.HasBlock {
+		scales = scales[:1]
+	}
+	q := &QTensor{Q: append([]int8(nil), values...), Shape: append([]int(nil), shape...), Scheme: s}
+	for _, sc := range scales {
+		q.Scales = append(q.Scales, EncodeScale(sc, s.ScaleDtype()))
+	}
+	gdt, two := s.GlobalScaleDtype()
+	switch {
+	case two && global != nil:
+		if gdt != ScaleF32 {
+			return nil, fmt.Errorf("assertion `left == right` failed: a two-level scheme stores its per-tensor scale as f32, got %s\n  left: %s\n right: F32", s, gdt)
+		}
+		q.Global, q.HasGlobal = *global, true
+	case two:
+		return nil, fmt.Errorf("%s requires a per-tensor scale", s)
+	case global != nil:
+		return nil, fmt.Errorf("%s does not take a per-tensor scale", s)
+	}
+	return q, nil
+}
+
+// Bytes is the TensorData bytes of the quantized values, as
+// QuantizedBytes::new lays them out: the i8 values, the block scales at
+// their dtype aligned to 4 bytes, then a two-level scheme's f32 scale.
+func (q *QTensor) Bytes() []byte {
+	out := make([]byte, 0, len(q.Q)+4*len(q.Scales)+8)
+	for _, v := range q.Q {
+		out = append(out, byte(v))
+	}
+	align := func() {
+		for len(out)%4 != 0 {
+			out = append(out, 0)
+		}
+	}
+	align()
+	for _, s := range q.Scales {
+		out = appendScale(out, s, q.Scheme.ScaleDtype())
+	}
+	if q.HasGlobal {
+		align()
+		out = appendScale(out, q.Global, ScaleF32)
+	}
+	return out
+}
+
+func appendScale(out []byte, s float32, d ScaleDtype) []byte {
+	switch d {
+	case ScaleF16:
+		h := f16Bits(float64(s))
+		return append(out, byte(h), byte(h>>8))
+	case ScaleBF16:
+		b := math.Float32bits(s) >> 16
+		return append(out, byte(b), byte(b>>8))
+	case ScaleUE4M3:
+		return append(out, e4m3Bits(s))
+	}
+	b := math.Float32bits(s)
+	return append(out, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+}
+
+// e4m3Bits is the e4m3fn bit pattern of a non-negative representable value.
+func e4m3Bits(s float32) byte {
+	x := float64(s)
+	if x <= 0 || x != x {
+		return 0
+	}
+	if x < math.Ldexp(1, -6) {
+		return byte(math.Round(x / math.Ldexp(1, -9)))
+	}
+	frac, exp := math.Frexp(x)
+	return byte(exp+6)<<3 | byte(math.Round((frac*2-1)*8))
+}
+
+// ValuesData is the quantized values as TensorData's iter reads them:
+// i8 elements (data/tensor/conversion.rs:174-201).
+func (q *QTensor) ValuesData() *Data {
+	d := newData(I8, q.Shape)
+	for i, v := range q.Q {
+		d.I[i] = int64(v)
+	}
+	return d
+}
+
+// Display is TensorData's Display of quantized data: the i8 values and
+// the scheme (crates/burn-std/src/data/tensor/base.rs:488-501).
+func (q *QTensor) Display() string {
+	parts := make([]string, len(q.Q))
+	for i, v := range q.Q {
+		parts[i] = strconv.Itoa(int(v))
+	}
+	return "[" + strings.Join(parts, ", ") + "] " + q.Scheme.String()
+}
+
+// DataDebug is the derived Debug of quantized TensorData.
+func (q *QTensor) DataDebug() string {
+	bytes := q.Bytes()
+	parts := make([]string, 0, 4)
+	for i, c := range bytes {
+		if i == 3 {
+			parts = append(parts, `"..."`)
+			break
+		}
+		parts = append(parts, strconv.Itoa(int(c)))
+	}
+	return "TensorData { bytes: Bytes { data: [" + strings.Join(parts, ", ") + "], len: " +
+		strconv.Itoa(len(bytes)) + " }, shape: Shape { dims: " + dimsDebug(q.Shape) + " }, dtype: QFloat(" + q.Scheme.String() + ") }"
 }
