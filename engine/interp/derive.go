@@ -107,7 +107,7 @@ func (in *interp) userSpec(spec fmtSpec, v value) (value, bool) {
 	if !spec.debug {
 		if en, decl := in.userDecl(v); decl != nil {
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
-				return shown(in.callFmt(fn, v)), true
+				return shown(in.callFmt(fn, v, spec.pretty)), true
 			}
 		}
 		return v, false
@@ -130,10 +130,8 @@ func (in *interp) hasDisplayUser(v value) bool {
 }
 
 // callFmt calls a program's `fn fmt(&self, f: &mut fmt::Formatter)` and
-// returns what it wrote into f.
-func (in *interp) callFmt(fn *syntax.FnDecl, self value) string {
-	var out string
-	var f *binding
+// returns what it wrote into f; alternate is `{:#?}`'s `#`.
+func (in *interp) callFmt(fn *syntax.FnDecl, self value, alternate bool) string {
 	params := fn.Params
 	if len(params) > 0 && params[0].Self {
 		params = params[1:]
@@ -143,18 +141,9 @@ func (in *interp) callFmt(fn *syntax.FnDecl, self value) string {
 	}
 	// A panic inside fmt has been reported; the text written so far is
 	// what a run prints of it.
-	_, _ = in.callUserInspect(fn, self, []value{dispatch.Str("")}, fn.NameSpan, func() {
-		if id, ok := params[0].Pat.(*syntax.IdentPat); ok {
-			f = in.scope.lookup(id.Name)
-		}
-	}, func() {
-		if f != nil {
-			if s, ok := dispatch.Deref(f.v).(dispatch.Str); ok {
-				out = string(s)
-			}
-		}
-	})
-	return out
+	f := &formatter{alternate: alternate}
+	_, _ = in.callUserSelf(fn, self, []value{f}, fn.NameSpan)
+	return f.out.String()
 }
 
 // debugText is `{:?}` (pretty: `{:#?}`) of v, with derived Debug for the
@@ -172,7 +161,7 @@ func (in *interp) debugText(v value, pretty bool, depth int) string {
 	case *dispatch.Enum:
 		if decl := in.structs[x.Type]; decl != nil {
 			if fn := in.traitMethod(x.Type, "Debug", "fmt"); fn != nil {
-				return in.callFmt(fn, x)
+				return in.callFmt(fn, x, pretty)
 			}
 			fields, shape, _, _ := variantDecl(decl, x)
 			name := x.Variant

@@ -22,6 +22,47 @@ fn main() { println!("{:#?}", W(P { x: 1, v: vec![2] })); }`, "W(\n    P {\n    
 #[derive(Debug)] enum Shape { Circle { r: f64 }, Sq(f64), Dot }
 fn main() { println!("{:?}", vec![Some(Shape::Circle { r: 1.5 }), Some(Shape::Sq(2.0)), Some(Shape::Dot), None]); }`,
 			"[Some(Circle { r: 1.5 }), Some(Sq(2.0)), Some(Dot), None]\n"},
+		{"Formatter's debug builders and write_str", `
+use std::fmt;
+struct P { a: i32, b: String }
+impl fmt::Debug for P {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("P").field("a", &self.a).field("b", &self.b).finish()
+    }
+}
+struct L(Vec<i32>);
+impl fmt::Debug for L {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.debug_list().entries(self.0.iter()).entry(&9).finish() }
+}
+struct T(i32);
+impl fmt::Debug for T {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.debug_tuple("T").field(&self.0).finish() }
+}
+struct H;
+impl fmt::Debug for H {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.debug_struct("H").field("x", &1).finish_non_exhaustive() }
+}
+struct Q(i32);
+impl fmt::Display for Q {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("Q=")?;
+        self.0.fmt(f)?;
+        write!(f, "{}", if f.alternate() { "#" } else { "" })
+    }
+}
+fn main() {
+    println!("{:?} {:?} {:?} {:?} {}", P { a: 1, b: "x".into() }, L(vec![1, 2]), T(3), H, Q(4));
+    println!("{:#?}", P { a: 1, b: "x".into() });
+}`, "P { a: 1, b: \"x\" } [1, 2, 9] T(3) H { x: 1, .. } Q=4\nP {\n    a: 1,\n    b: \"x\",\n}\n"},
+		{"T::new() through a type parameter", `
+trait Make { fn new() -> Self; fn v(&self) -> i32; }
+struct A;
+impl Make for A { fn new() -> Self { A } fn v(&self) -> i32 { 7 } }
+struct B;
+impl Make for B { fn new() -> Self { B } fn v(&self) -> i32 { 8 } }
+fn build<T: Make>() -> i32 { T::new().v() }
+fn again<T: Make>(x: &T) -> i32 { x.v() + T::new().v() }
+fn main() { println!("{} {} {}", build::<A>(), build::<B>(), again(&B)); }`, "7 8 16\n"},
 		{"Display and Debug impls of the program", `
 use std::fmt;
 struct P { x: i32 }

@@ -173,6 +173,13 @@ type interp struct {
 	// letTypes is the type inferLets gave each untyped
 	// `let x = Default::default();` ("" when no later use decides it).
 	letTypes map[*syntax.LetStmt]string
+	// typeArgs are the type parameters of the function being evaluated
+	// and of its impl, each with the program's type it stands for in this
+	// call ("" when neither a turbofish nor an argument says): `T::new()`
+	// calls that type's function. turbofish is the explicit type
+	// arguments of the call about to enter a function.
+	typeArgs  map[string]string
+	turbofish []string
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {

@@ -459,8 +459,14 @@ func (in *interp) writeMacro(e *syntax.MacroExpr) (value, *signal) {
 		if sig != nil || isUnknown(v) {
 			return unknown, sig
 		}
+		if f, isFmt := dispatch.Deref(v).(*formatter); isFmt {
+			return in.writeFormatter(e, f)
+		}
 		in.unsupported(e.Args[0].Span(), fmt.Sprintf("`%s!` into a `%s` is not supported by the playground, which writes into a `String` variable", e.Name, v.TypeName()))
 		return unknown, nil
+	}
+	if f, isFmt := dispatch.Deref(b.v).(*formatter); isFmt {
+		return in.writeFormatter(e, f)
 	}
 	cur, isStr := b.v.(dispatch.Str)
 	if !isStr {
@@ -481,4 +487,20 @@ func (in *interp) writeMacro(e *syntax.MacroExpr) (value, *signal) {
 	}
 	b.v = dispatch.Str(string(cur) + s)
 	return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []value{dispatch.Unit{}}}, nil
+}
+
+// writeFormatter is write!/writeln! into the Formatter of a program's fmt.
+func (in *interp) writeFormatter(e *syntax.MacroExpr, f *formatter) (value, *signal) {
+	s, ok, sig := in.format(e, e.Args[1:])
+	if sig != nil || !ok {
+		return unknown, sig
+	}
+	if e.Name == "writeln" {
+		s += "\n"
+	}
+	if fits, sig := in.buildText(f.out.Len()+len(s), e.Range); !fits || sig != nil {
+		return unknown, sig
+	}
+	f.out.WriteString(s)
+	return fmtOk, nil
 }

@@ -20,6 +20,10 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value, 
 			return x, true, nil
 		}
 		return nil, false, nil
+	case *formatter:
+		return in.formatterMethod(e, x, args)
+	case *debugBuilder:
+		return in.debugBuilderMethod(e, x, args)
 	case *dispatch.Enum:
 		if v, handled, sig := in.burnUnwrap(e, x, args); handled {
 			return v, true, sig
@@ -27,6 +31,15 @@ func (in *interp) stdMethod(e *syntax.MethodCallExpr, recv value, args []value, 
 		if it, ok := in.userIter(x, e.Range); ok && rstd.IsIterMethod(e.Name) {
 			recv = it
 		}
+	}
+	if f, isFmt := fmtArg(args); e.Name == "fmt" && isFmt && rstd.Owns(recv) {
+		// `self.0.fmt(f)` in a program's own fmt: std's Display of the
+		// value, or its Debug when it has no Display.
+		text, ok := rstd.DisplayOK(recv)
+		if !ok {
+			text = in.debugText(recv, f.alternate, 0)
+		}
+		return fmtOk, true, in.writeInto(f, text, e)
 	}
 	if !rstd.Owns(recv) {
 		return nil, false, nil
@@ -82,4 +95,13 @@ func intArg(args []value, i int) (int64, bool) {
 		return 0, false
 	}
 	return asInt(args[i])
+}
+
+// fmtArg is the formatter among a call's arguments: `x.fmt(f)`.
+func fmtArg(args []value) (*formatter, bool) {
+	if len(args) != 1 {
+		return nil, false
+	}
+	f, ok := dispatch.Deref(args[0]).(*formatter)
+	return f, ok
 }
