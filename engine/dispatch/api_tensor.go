@@ -414,6 +414,8 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.gradTracking(t, method, a)
 	case "backward", "grad", "grad_remove", "grad_replace", "inner", "no_grad", "with_gradient_checkpointing_strategy":
 		return w.autodiffMethod(t, method, a)
+	case "cast":
+		return w.castTensor(t, a)
 	case "one_hot":
 		return w.oneHot(t, a)
 	case "max_pair", "min_pair":
@@ -435,7 +437,7 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	if !ok {
 		switch method {
 		case "quantize", "dequantize", "sort", "argsort", "cov", "var", "median", "iter_dim", "roll",
-			"cast", "into_primitive", "try_into_primitive":
+			"into_primitive", "try_into_primitive":
 			return nil, errUnsupported("Tensor::" + method), nil
 		}
 		return nil, errUnknownMethod(tensorStruct, method), nil

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -126,5 +127,81 @@ func TestElementTraits(t *testing.T) {
 	}
 	if !HasElementMethod(enum("DType", "F32"), "name") || HasElementMethod(enum("Distribution", "Default"), "name") {
 		t.Error("HasElementMethod of enums")
+	}
+}
+
+// Tensor::cast through burn-tensor's Cast impls (tensor/api/cast.rs): the
+// argument's type decides the output kind, a cast to the current dtype is
+// the tensor itself.
+func TestTensorCast(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	fl := mustCall(t, w, fnG("Tensor::from_floats", []string{"1"}, arr(f(1.5), f(-2.7)), ref(d))).(*Tensor)
+	in := mustCall(t, w, fnG("Tensor::from_ints", []string{"1"}, arr(i(3), i(-4)), ref(d))).(*Tensor)
+	bo := mustCall(t, w, fnG("Tensor::from_bool", []string{"1"}, arr(Bool(true), Bool(false)), ref(d))).(*Tensor)
+	cases := []struct {
+		name  string
+		recv  *Tensor
+		arg   Value
+		dtype DType
+		kind  string
+		op    string // "" when the cast returns the tensor itself
+		data  string
+	}{
+		{"float to f16", fl, enum("FloatDType", "F16"), F16, "Float", "float_cast", "[1.5 -2.69921875]"},
+		{"float through DType", fl, enum("DType", "F64"), F64, "Float", "float_cast", "[1.5 -2.700000047683716]"},
+		{"float to its own dtype", fl, enum("FloatDType", "F32"), F32, "Float", "", "[1.5 -2.700000047683716]"},
+		{"float to int truncates", fl, enum("IntDType", "I64"), I64, "Int", "float_into_int", "[1 -2]"},
+		{"int to i64", in, enum("IntDType", "I64"), I64, "Int", "int_cast", "[3 -4]"},
+		{"int through DType, its own dtype", in, enum("DType", "I32"), I32, "Int", "", "[3 -4]"},
+		{"int to float", in, enum("FloatDType", "F32"), F32, "Float", "int_into_float", "[3 -4]"},
+		{"bool to u8", bo, enum("IntDType", "U8"), U8, "Int", "bool_into_int", "[1 0]"},
+		{"bool to float", bo, enum("FloatDType", "F32"), F32, "Float", "bool_into_float", "[1 0]"},
+	}
+	for _, c := range cases {
+		before := len(w.Trace())
+		out := mustCall(t, w, method(c.recv, "cast", c.arg)).(*Tensor)
+		if out.DType() != c.dtype || out.KindName() != c.kind || !slices.Equal(out.Shape(), c.recv.Shape()) {
+			t.Errorf("%s: %s %s %v, want %s %s", c.name, out.DType(), out.KindName(), out.Shape(), c.dtype, c.kind)
+		}
+		tr := w.Trace()[before:]
+		switch {
+		case c.op == "" && (len(tr) != 0 || out != c.recv):
+			t.Errorf("%s: a cast to the current dtype dispatched %+v", c.name, tr)
+		case c.op != "" && (len(tr) != 1 || tr[0].Op != c.op || tr[0].Kind != c.kind):
+			t.Errorf("%s: trace %+v, want one %s", c.name, tr, c.op)
+		}
+		var got string
+		if data := out.values.IntoData(); out.kind == KindFloat {
+			got = fmt.Sprint(data.F)
+		} else {
+			got = fmt.Sprint(data.I)
+		}
+		if got != c.data {
+			t.Errorf("%s: values %s, want %s", c.name, got, c.data)
+		}
+	}
+	p := mustPanic(t, w, method(fl, "cast", enum("DType", "I32")))
+	if p.ID != "std-float-dtype" || p.Message != "Expected float data type, got I32" || p.Location != "crates/burn-std/src/tensor/dtype.rs:215" {
+		t.Errorf("float cast to DType::I32: %+v", p)
+	}
+	p = mustPanic(t, w, method(in, "cast", enum("DType", "F32")))
+	if p.ID != "std-int-dtype" || p.Message != "Expected int data type, got F32" {
+		t.Errorf("int cast to DType::F32: %+v", p)
+	}
+	rejects := []struct {
+		name string
+		call Call
+		msg  string
+	}{
+		{"bool through DType", method(bo, "cast", enum("DType", "I32")), "the trait bound `DType: Cast<1, Bool>` is not satisfied"},
+		{"a bool store", method(fl, "cast", enum("BoolStore", "Native")), "the trait bound `BoolStore: Cast<1, Float>` is not satisfied"},
+		{"a number", method(fl, "cast", i(3)), "the trait bound `i32: Cast<1, Float>` is not satisfied"},
+		{"no argument", method(fl, "cast"), "this method takes 1 argument but 0 arguments were supplied"},
+	}
+	for _, c := range rejects {
+		if ue := mustReject(t, w, c.call); ue.Message != c.msg {
+			t.Errorf("%s: %+v", c.name, ue)
+		}
 	}
 }
