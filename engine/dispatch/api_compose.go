@@ -99,6 +99,9 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 		return w.create("empty", tensorType{rank: len(shape), kind: first.kind}, shape, argList{c: sub}, 0)
 	}
 	tensors = kept
+	if first.kind == KindQFloat {
+		return w.qCat(tensors, d, shape)
+	}
 	op := first.kind.opPrefix() + "_cat"
 	pl, p := routeVec(tensors)
 	if p != nil {

@@ -26,6 +26,10 @@ var moreTensorMethods = map[string]bool{
 }
 
 func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	t, c, p := w.qMorePrelude(t, c)
+	if p != nil {
+		return nil, nil, p
+	}
 	a := argList{c: c, method: true}
 	want := map[string]int{"cross": 2, "gather_nd": 1, "scatter_nd": 3, "select_assign": 4, "movedim": 2,
 		"unsqueeze_dims": 1, "squeeze_dims": 1, "unfold": 3, "take": 2, "split": 2, "split_with_sizes": 2,

@@ -735,3 +735,112 @@ func (w *World) qDataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *
 }
 
 func isQFloat(d DType) bool { return len(d) > 7 && d[:7] == "QFloat(" }
+
+// computeQuantized gives a quantized result of a layout op its values:
+// the float op on the dequantized values, then the i8 values under the
+// input's scales for a per-tensor scheme (Flex moves the i8 values and
+// keeps the scales), requantized for a block one.
+func (w *World) computeQuantized(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor, error)) {
+	var src *Tensor
+	for _, in := range inputs {
+		if in.kind == KindQFloat && in.q != nil {
+			src = in
+			break
+		}
+	}
+	s, ok := schemeOf(out.dtype)
+	if src == nil || !ok || !computesQuantized(out.on) {
+		return
+	}
+	v, err := f()
+	if err != nil || v == nil || !sameDims(v.Shape, out.shape) {
+		return
+	}
+	vals, ok := tensor.F32Values(v)
+	if !ok {
+		return
+	}
+	var q *tensor.QTensor
+	if s.HasBlock {
+		q, err = tensor.QuantizeDynamic(vals, v.Shape, s)
+	} else {
+		q, err = tensor.Quantize(vals, v.Shape, s, src.q.Scales, globalOf(src.q))
+	}
+	if err == nil {
+		w.setQuantized(out, q)
+	}
+}
+
+// qCat is q_cat's default (burn-backend ops/qtensor.rs:921-935): every
+// tensor dequantized, float_cat, then quantize_dynamic with the first
+// tensor's scheme.
+func (w *World) qCat(tensors []*Tensor, d int, shape []int64) (Value, *UsageError, *Panic) {
+	s, _ := schemeOf(tensors[0].dtype)
+	dtype := w.defaultsFor(tensors[0].on).float
+	floats := make([]*Tensor, len(tensors))
+	for i, t := range tensors {
+		f, p := w.dequantizeTo(t, dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		floats[i] = f
+	}
+	pl, p := routeVec(floats)
+	if p != nil {
+		return nil, nil, w.failOp("float_cat", floats[0], p.on(1))
+	}
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	out := w.output(pl, KindFloat, shape, dtype)
+	w.compute(out, floats, func() (*tensor.Tensor, error) {
+		values := make([]*tensor.Tensor, len(floats))
+		for i, t := range floats {
+			values[i] = t.values
+		}
+		return tensor.Cat(values, d)
+	})
+	w.recordOp("float_cat", pl, out)
+	q, p := w.requantize(out, s)
+	if p != nil {
+		return nil, nil, p
+	}
+	return q, nil, nil
+}
+
+// qIntoFloatMethods are the methods of moreTensorMethod whose bridge op
+// takes every operand through into_float (bridge/ops/float.rs): they run
+// on the dequantized tensors and return a float.
+var qIntoFloatMethods = map[string]bool{
+	"cross": true, "gather_nd": true, "scatter_nd": true, "select_assign": true, "unfold": true,
+	"tril": true, "triu": true, "slice_assign": true,
+}
+
+// qMorePrelude dequantizes the quantized receiver and tensor arguments
+// of those methods.
+func (w *World) qMorePrelude(t *Tensor, c Call) (*Tensor, Call, *Panic) {
+	if !qIntoFloatMethods[c.Method] {
+		return t, c, nil
+	}
+	dtype := w.defaultsFor(t.on).float
+	if t.kind == KindQFloat {
+		d, p := w.dequantizeTo(t, dtype)
+		if p != nil {
+			return nil, c, p
+		}
+		t = d
+		c.Recv = d
+	}
+	args := append([]Value(nil), c.Args...)
+	for i, v := range args {
+		if o, ok := Deref(v).(*Tensor); ok && o.kind == KindQFloat {
+			d, p := w.dequantizeTo(o, dtype)
+			if p != nil {
+				return nil, c, p
+			}
+			args[i] = d
+		}
+	}
+	c.Args = args
+	return t, c, nil
+}

@@ -22,6 +22,10 @@ func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor,
 			return
 		}
 	}
+	if out.kind == KindQFloat {
+		w.computeQuantized(out, inputs, f)
+		return
+	}
 	dt, ok := valueDType(out.dtype)
 	if !ok || !w.budget.TakeShape(out.shape) {
 		return
