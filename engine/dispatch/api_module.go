@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // burn::tensor::module's convolutions and activation::prelu. The
@@ -56,7 +57,26 @@ func (w *World) convOptionsFunction(typ, name string, c Call) (Value, *UsageErro
 	} else {
 		o.dilation = arrays[2]
 	}
+	if p := nonZeroOptions(o.stride, o.dilation, groups, "groups must be non-zero"); p != nil {
+		return nil, nil, p
+	}
 	return o, nil, nil
+}
+
+// nonZeroOptions is the constructors' check_nonzero (crates/burn-std/src/ops.rs:8-11,
+// an Option::expect): stride first, then dilation, then the groups.
+func nonZeroOptions(stride, dilation []int64, groups int64, groupsMsg string) *Panic {
+	for _, check := range []struct {
+		v   []int64
+		msg string
+	}{{stride, "stride must be non-zero"}, {dilation, "dilation must be non-zero"}, {[]int64{groups}, groupsMsg}} {
+		for _, n := range check.v {
+			if n == 0 {
+				return newPanic("std-nonzero-option", "crates/burn-std/src/ops.rs:9", check.msg)
+			}
+		}
+	}
+	return nil
 }
 
 // convFunctions are the module convolutions and their spatial rank.
@@ -106,7 +126,24 @@ func (w *World) conv(name string, c Call) (Value, *UsageError, *Panic) {
 		return nil, nil, p
 	}
 	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "weight", t: weight, arg: 2}, {name: "bias", t: bias, optional: true, arg: 3}})
-	return w.finish(name, x, pl, p, KindFloat, convShape(x.shape, weight.shape, opts), x.dtype)
+	shape := convShape(x.shape, weight.shape, opts)
+	v, ue, p := w.finish(name, x, pl, p, KindFloat, shape, x.dtype)
+	inputs := []*Tensor{x, weight}
+	if bias != nil {
+		inputs = append(inputs, bias)
+	}
+	return w.computed(v, ue, p, inputs, func(*Tensor) (*tensor.Tensor, error) {
+		work, ok := tensor.ConvWork(x.shape, weight.shape, shape, transpose)
+		if !ok || !w.budget.TakeWork(work) {
+			return nil, tensor.ErrBudget
+		}
+		var b *tensor.Tensor
+		if bias != nil {
+			b = bias.values
+		}
+		return tensor.Convolution(x.values, weight.values, b, tensor.Conv{Stride: intDims(opts.stride), Padding: intDims(opts.padding),
+			Dilation: intDims(opts.dilation), PaddingOut: intDims(opts.paddingOut), Groups: int(opts.groups), Transpose: transpose})
+	})
 }
 
 // convShape is the output shape of a convolution, floor division as the

@@ -148,3 +148,28 @@ func TestModuleAttention(t *testing.T) {
 		t.Errorf("bias [1, 2, 3, 2]: %q", p.Message)
 	}
 }
+
+func TestModuleConvValues(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	opts := mustCall(t, w, fn("ConvOptions::new", dims(1, 1), dims(1, 1), dims(1, 1), i(1)))
+	bias := enum("Option", "Some", ones(t, w, d, "", 2))
+	out := mustCall(t, w, fn("conv2d", ones(t, w, d, "", 1, 3, 4, 4), ones(t, w, d, "", 2, 3, 3, 3), bias, opts)).(*Tensor)
+	// A corner of the padded input sees 2x2 of the 3x3 kernel, over 3 channels, plus the bias.
+	if v := out.floatValues(); len(v) != 32 || v[0] != 13 || v[5] != 28 {
+		t.Errorf("conv2d values %v", v)
+	}
+	for _, c := range []struct {
+		call Call
+		msg  string
+	}{
+		{fn("ConvOptions::new", dims(1, 0), dims(0, 0), dims(0, 1), i(0)), "stride must be non-zero"},
+		{fn("ConvOptions::new", dims(1, 1), dims(0, 0), dims(0, 1), i(0)), "dilation must be non-zero"},
+		{fn("ConvTransposeOptions::new", dims(1, 1), dims(0, 0), dims(0, 0), dims(1, 1), i(0)), "groups must be non-zero"},
+	} {
+		p := mustPanic(t, w, c.call)
+		if p.Message != c.msg || p.Location != "crates/burn-std/src/ops.rs:9" {
+			t.Errorf("%s: %q at %s, want %q", describe(c.call), p.Message, p.Location, c.msg)
+		}
+	}
+}
