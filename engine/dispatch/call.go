@@ -187,6 +187,9 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		if name == "rfft" {
 			return w.rfft(c)
 		}
+		if signalWindows[name] {
+			return w.signalWindow(name, c)
+		}
 		return nil, errUnsupported("burn::tensor::signal::" + name), nil
 	case "ConvOptions", "ConvTransposeOptions":
 		return w.convOptionsFunction(typ, name, c)
