@@ -137,9 +137,6 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 			return in.callValue(b.v, args, e)
 		}
 	}
-	if v, sig, ok := in.typeParamCall(path, e); ok {
-		return v, sig
-	}
 	segs, m := in.expandSegs(in.mod, in.segsIn(in.mod, path.Segments, nil, 0), 0)
 	names := segNamesOf(segs)
 	r := in.resolveIn(m, names, 0)
@@ -188,7 +185,10 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	for _, a := range e.Args {
 		inputs = append(inputs, a.Span())
 	}
-	return in.burn(dispatch.Call{Path: names, Generics: generics, Expect: expect, Args: args}, e.Range, inputs)
+	bc := dispatch.Call{Path: names, Generics: generics, Expect: expect, Args: args}
+	v, sig := in.burn(bc, e.Range, inputs)
+	in.forgetMutated(bc, nil, e.Args, v, sig)
+	return v, sig
 }
 
 // callUnscoped calls a one-segment name that no item or import of the
@@ -228,10 +228,6 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 			File:    diag.MainRS, Range: path.Range})
 		return unknown, nil
 	case it.fn != nil && len(r.rest) == 0:
-		if last := path.Segments[len(path.Segments)-1]; len(last.Generics) > 0 {
-			in.turbofish = in.genericTexts(last.Generics)
-			defer func() { in.turbofish = nil }()
-		}
 		return in.callUser(it.fn, args, e.Range)
 	case it.konst != nil && len(r.rest) == 0:
 		fv, sig := in.constValue(it.konst, path.Range)
@@ -427,9 +423,6 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		in.selfType, in.selfMod = in.selfOf(self)
 	}
 	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
-	savedTypeArgs := in.typeArgs
-	in.typeArgs = in.bindTypeArgs(fn, params, args)
-	defer func() { in.typeArgs = savedTypeArgs }()
 	in.define(curFn, &fnValue{decl: fn}, false, r)
 	if self != nil {
 		in.define("self", self, true, r)
@@ -456,87 +449,6 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		return unknown, nil
 	}
 	return in.typedAs(v, fn.Result), nil
-}
-
-// bindTypeArgs are the type parameters of fn (and of its impl) in a call
-// with args: the pending turbofish's types in order, then the program's
-// type of each argument whose parameter is written as a bare `T` or `&T`.
-func (in *interp) bindTypeArgs(fn *syntax.FnDecl, params []*syntax.Param, args []value) map[string]string {
-	explicit := in.turbofish
-	in.turbofish = nil
-	var bound map[string]string
-	add := func(gs []*syntax.Generic) {
-		for _, g := range gs {
-			if g.Lifetime || g.Const {
-				continue
-			}
-			if bound == nil {
-				bound = map[string]string{}
-			}
-			bound[g.Name] = ""
-		}
-	}
-	if im := in.fnImpl[fn]; im != nil {
-		add(im.Generics)
-	}
-	add(fn.Generics)
-	if bound == nil {
-		return nil
-	}
-	i := 0
-	for _, g := range fn.Generics {
-		if g.Lifetime || g.Const {
-			continue
-		}
-		if i < len(explicit) {
-			// `build::<model::Net<B>>()` stands for the struct Net.
-			t, _, _ := strings.Cut(explicit[i], "<")
-			bound[g.Name] = t[strings.LastIndex(t, "::")+1:]
-		}
-		i++
-	}
-	for j, p := range params {
-		if p.Type == nil || j >= len(args) {
-			continue
-		}
-		name := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(p.Type.Text, "&"), "mut "))
-		if t, isParam := bound[name]; isParam && t == "" {
-			if en, ok := dispatch.Deref(args[j]).(*dispatch.Enum); ok && in.structs[en.Type] != nil {
-				bound[name] = en.Type
-			}
-		}
-	}
-	return bound
-}
-
-// typeParamCall is `T::f(..)` where T is a type parameter of the function
-// being evaluated: the function of the type T stands for in this call, or
-// an unknown value when nothing says which type that is (rustc resolves it
-// through T's bounds, for every type the program could call it with).
-func (in *interp) typeParamCall(path *syntax.PathExpr, e *syntax.CallExpr) (value, *signal, bool) {
-	if len(path.Segments) != 2 || in.typeArgs == nil {
-		return nil, nil, false
-	}
-	typ, isParam := in.typeArgs[path.Segments[0].Name]
-	if !isParam {
-		return nil, nil, false
-	}
-	args, sig := in.exprs(e.Args)
-	if sig != nil {
-		return nil, sig, true
-	}
-	if typ == "" || in.structs[typ] == nil {
-		return unknown, nil, true
-	}
-	if v, sig, ok := in.callAssoc(typ, false, path.Segments[1].Name, args, e.Range); ok {
-		return v, sig, true
-	}
-	if decl := in.structs[typ]; path.Segments[1].Name == "default" && len(args) == 0 {
-		if v, ok, sig := in.userDefault(decl, e.Range, 0); ok {
-			return v, sig, true
-		}
-	}
-	return unknown, nil, true
 }
 
 // typedAs gives an unsuffixed number the primitive type a parameter, a
@@ -637,7 +549,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		}
 		if e.Name == "to_string" && len(args) == 0 {
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
-				return dispatch.Str(in.callFmt(fn, recv, false)), nil
+				return dispatch.Str(in.callFmt(fn, recv)), nil
 			}
 		}
 	}
@@ -645,9 +557,12 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		return v, sig
 	}
 	if !isBurn(recv) && !dispatch.HasElementMethod(recv, e.Name) {
-		in.report(diag.Diagnostic{Code: "unknown-method", Severity: diag.Error,
-			Message: fmt.Sprintf("no method named `%s` found for %s in the current scope", e.Name, in.typeKind(recv)),
-			File:    diag.MainRS, Range: e.NameSpan})
+		ue := &dispatch.UsageError{Code: "unknown-method", Arg: -1,
+			Message: fmt.Sprintf("no method named `%s` found for %s in the current scope", e.Name, in.typeKind(recv))}
+		if v, sig, ok := in.burnEnumMethod(recv, e, args, ue); ok {
+			return v, sig
+		}
+		in.report(diag.Diagnostic{Code: ue.Code, Severity: diag.Error, Message: ue.Message, File: diag.MainRS, Range: e.NameSpan})
 		return unknown, nil
 	}
 	inputs := make([]source.Range, 0, len(e.Args)+1)
@@ -672,7 +587,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 			return v, nil
 		}
 	}
-	return in.burnAt(call, e.Range, e.NameSpan, inputs)
+	v, sig := in.burnAt(call, e.Range, e.NameSpan, inputs)
+	in.forgetMutated(call, e.Recv, e.Args, v, sig)
+	return v, sig
 }
 
 // burn calls into the dispatch model at a call site.
@@ -687,7 +604,7 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		return unknown, nil
 	}
 	for _, a := range call.Args {
-		if isUnknown(a) {
+		if isUnknown(a) || holdsUnknown(a, 0) {
 			in.uncheckedCall(call, site, inputs)
 			return unknown, nil
 		}
@@ -731,6 +648,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		r := nameRange
 		if ue.Arg >= 0 && ue.Arg < len(inputs) && (ue.Arg > 0 || call.Path == nil) {
 			r = inputs[ue.Arg]
+		}
+		if v, sig, ok := in.unmodelled(call, ue, r, site, inputs); ok {
+			return v, sig
 		}
 		var fixes []diag.Fix
 		hints := ue.Fixes

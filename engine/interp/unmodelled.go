@@ -1,0 +1,238 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dispatch-playground/playground/engine/burnapi"
+	"github.com/dispatch-playground/playground/engine/config"
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// CodeUnmodelled is a Burn item that exists at the modelled commit (it is
+// in burnapi's table of burn-tensor's public API) but that the engine does
+// not model: the call's value is unknown, and what is computed from it is
+// not checked.
+const CodeUnmodelled = "playground-unmodelled"
+
+// unknownNameCodes are the usage errors the engine answers a name with
+// when it has no model of it: rustc's errors for a name that does not
+// exist, and the engine's own "not modelled".
+var unknownNameCodes = map[string]bool{"unknown-method": true, "unknown-function": true, "unsupported-api": true}
+
+// burnItems are the rows of burnapi's table a call names, or nil when
+// Burn has no such item (then rustc's error stands).
+func burnItems(call dispatch.Call) []burnapi.Item {
+	t := burnapi.Default()
+	if len(call.Path) > 0 {
+		p := call.Path
+		if len(p) >= 2 && isTypeName(p[len(p)-2]) {
+			return t.Member(p[len(p)-2], p[len(p)-1], "", false)
+		}
+		return t.Function(p)
+	}
+	switch r := dispatch.Deref(call.Recv).(type) {
+	case *dispatch.Tensor:
+		kind := r.KindName()
+		if r.Kind() == dispatch.KindQFloat {
+			kind = "Float" // a quantized tensor is a Tensor<D, Float>
+		}
+		return t.Member("Tensor", call.Method, kind, true)
+	case *dispatch.Enum:
+		return t.Member(r.Type, call.Method, "", true)
+	case nil:
+		return nil
+	default:
+		name := r.TypeName()
+		if i := strings.IndexByte(name, '<'); i >= 0 {
+			name = name[:i]
+		}
+		return t.Member(name, call.Method, "", true)
+	}
+}
+
+// missingFeature is the first feature of the items' gate that the
+// program's Cargo.toml does not enable, when no row of the item is
+// compiled in; "" when one is.
+func (in *interp) missingFeature(items []burnapi.Item) string {
+	first := ""
+	for _, it := range items {
+		missing := ""
+		for _, f := range it.Features() {
+			if !in.opts.Config.Enabled("burn-tensor", f) {
+				missing = f
+				break
+			}
+		}
+		if missing == "" {
+			return ""
+		}
+		if first == "" {
+			first = missing
+		}
+	}
+	return first
+}
+
+// unmodelled answers a call the engine rejected with an unknown-name
+// error when Burn has the item: a feature-gate error when the program's
+// features leave it out (as rustc reports a gated item), otherwise a
+// playground-unmodelled warning and an unknown value. ok is false when
+// Burn has no such item, and the caller reports its error.
+func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, site source.Range, inputs []source.Range) (value, *signal, bool) {
+	if !unknownNameCodes[ue.Code] {
+		return nil, nil, false
+	}
+	items := burnItems(call)
+	if len(items) == 0 {
+		if ue.Code == "unsupported-api" {
+			// The engine took the name for Burn's, and Burn has no such
+			// item: rustc's error.
+			ue.Code, ue.Message = unknownName(call)
+		}
+		return nil, nil, false
+	}
+	it := items[0]
+	if f := in.missingFeature(items); f != "" {
+		msg := ue.Message
+		if ue.Code == "unsupported-api" {
+			_, msg = unknownName(call)
+		}
+		help := fmt.Sprintf("`%s` is only compiled with the `%s` feature of burn", it.Name, f)
+		var hints []dispatch.FixHint
+		if burnEnables(f) {
+			hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", f), Arg: dispatch.NoArg, AddFeature: f}}
+		} else {
+			// burn's feature of that name does not reach burn-tensor's
+			// (burn's cubecl is only its cubecl dependency).
+			help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", it.Name, f)
+		}
+		in.report(diag.Diagnostic{Code: "feature-not-enabled", Severity: diag.Error, Phase: diag.Check, Message: msg,
+			File: diag.MainRS, Range: r, Help: []string{help}, Fixes: in.fixes(hints, site, inputs)})
+		if in.opts.Mode == Run {
+			return nil, stop, true
+		}
+		return unknown, nil, true
+	}
+	if in.opts.Mode == Check && !in.uncalled {
+		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
+			Message: fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", displayName(call, it)),
+			Help:    []string{fmt.Sprintf("Burn defines it at %s", it.Source)}})
+	}
+	return unknown, nil, true
+}
+
+// displayName is the item as the warning names it: a module function by
+// its path (burn::tensor::linalg::trace), a method or associated function
+// by its type (Tensor::cummax).
+func displayName(call dispatch.Call, it burnapi.Item) string {
+	if it.Kind == "fn" {
+		return it.Display()
+	}
+	typ := it.Path[strings.LastIndex(it.Path, ":")+1:]
+	return typ + "::" + it.Name
+}
+
+// burnEnabling memoises burnEnables.
+var burnEnabling sync.Map
+
+// burnEnables reports whether burn's feature f turns on burn-tensor's
+// feature f through Burn's feature graph, which is when "enable the
+// feature of burn" fixes a gate of burn-tensor's.
+func burnEnables(f string) bool {
+	if v, ok := burnEnabling.Load(f); ok {
+		return v.(bool)
+	}
+	c, _ := config.Parse(fmt.Sprintf("[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [%q] }\n", f))
+	on := c.Dispatch.Enabled("burn-tensor", f)
+	burnEnabling.Store(f, on)
+	return on
+}
+
+// unknownName is rustc's error for a name that does not exist (or that a
+// feature leaves out): its code and message.
+func unknownName(call dispatch.Call) (string, string) {
+	if n := len(call.Path); n > 0 {
+		name := call.Path[n-1]
+		if n >= 2 && isTypeName(call.Path[n-2]) {
+			return "unknown-function", fmt.Sprintf("no function or associated item named `%s` found for struct `%s` in the current scope", name, call.Path[n-2])
+		}
+		if n >= 2 {
+			return "unknown-function", fmt.Sprintf("cannot find function `%s` in module `%s`", name, strings.Join(call.Path[:n-1], "::"))
+		}
+		return "unknown-function", fmt.Sprintf("cannot find function `%s` in this scope", name)
+	}
+	typ := "`" + dispatch.Deref(call.Recv).TypeName() + "`"
+	if _, ok := dispatch.Deref(call.Recv).(*dispatch.Tensor); ok {
+		typ = "struct " + typ
+	}
+	return "unknown-method", fmt.Sprintf("no method named `%s` found for %s in the current scope", call.Method, typ)
+}
+
+// burnEnumMethod is a method call on a value of one of Burn's enums
+// (DType, Distribution, ...), which the engine keeps as plain enum values:
+// Burn's methods of it are unmodelled, not unknown.
+func (in *interp) burnEnumMethod(recv value, e *syntax.MethodCallExpr, args []value, ue *dispatch.UsageError) (value, *signal, bool) {
+	if _, ok := dispatch.Deref(recv).(*dispatch.Enum); !ok {
+		return nil, nil, false
+	}
+	if _, decl := in.userDecl(recv); decl != nil {
+		return nil, nil, false
+	}
+	inputs := []source.Range{e.Recv.Span()}
+	for _, a := range e.Args {
+		inputs = append(inputs, a.Span())
+	}
+	return in.unmodelled(dispatch.Call{Recv: recv, Method: e.Name, Args: args}, ue, e.NameSpan, e.Range, inputs)
+}
+
+// holdsUnknown reports whether a Vec, array or tuple argument holds an
+// unknown value: Burn's result is then unknown too (and the element's type
+// unknown, which is no mismatch).
+func holdsUnknown(v value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	var elems []value
+	switch x := dispatch.Deref(v).(type) {
+	case *dispatch.Array:
+		elems = x.Elems
+	case dispatch.Tuple:
+		elems = x
+	default:
+		return false
+	}
+	for _, e := range elems {
+		if isUnknown(e) || holdsUnknown(e, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetMutated makes unknown what a call whose value is unknown may have
+// changed: its receiver when Burn's method takes `&mut self` (extract,
+// inplace), and every place it was lent as `&mut`. Keeping their old
+// values would check what follows against a guess.
+func (in *interp) forgetMutated(call dispatch.Call, recv syntax.Expr, args []syntax.Expr, v value, sig *signal) {
+	if sig != nil || !isUnknown(v) {
+		return
+	}
+	if recv != nil && isPlace(recv) {
+		for _, it := range burnItems(call) {
+			if it.Receiver == "&mut self" {
+				in.store(recv, unknown)
+				break
+			}
+		}
+	}
+	for _, a := range args {
+		if u, ok := a.(*syntax.UnaryExpr); ok && u.Op == "&mut" && isPlace(u.X) {
+			in.store(u.X, unknown)
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package engine_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/engine/burnapi"
+)
+
+// The names of Burn's API the engine does not model: a playground-unmodelled
+// warning with an unknown value, never rustc's "no method named ..", which
+// is for names Burn does not have.
+
+const flexOnly = "[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [\"std\", \"flex\"] }\n"
+
+func snippet(body string) string {
+	return "use burn::tensor::{Tensor, Int, DType, activation, linalg, signal};\nfn main() {\n    let device = Default::default();\n    let t = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &device);\n" + body + "}\n"
+}
+
+func diagsOf(res engine.Result, code string) []engine.Diagnostic {
+	var out []engine.Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == code {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func spanOf(src string, d engine.Diagnostic) string {
+	return src[d.Span.Start.Offset:d.Span.End.Offset]
+}
+
+// firstUnmodelled is the first of a few candidates that the engine does not
+// model today (others model new operations all the time; when every
+// candidate is modelled, add one): body is a statement with %s for the
+// candidate.
+func firstUnmodelled(t *testing.T, body string, candidates ...string) string {
+	t.Helper()
+	for _, c := range candidates {
+		res := engine.Run(engine.Request{Snippet: snippet(fmt.Sprintf(body, c))})
+		if ds := diagsOf(res, "playground-unmodelled"); len(ds) == 1 {
+			return c
+		}
+	}
+	t.Fatalf("every candidate of %q is modelled now: give firstUnmodelled one that is not", body)
+	return ""
+}
+
+// unmodelledMethod is a Float method of the table the engine does not
+// model.
+func unmodelledMethod(t *testing.T) string {
+	t.Helper()
+	candidates := []string{"grid_sample_2d", "quantize_dynamic", "categorical", "median_with_indices", "roll_dim", "hypot", "is_close", "can_mut"}
+	for _, m := range candidates {
+		if len(burnapi.Default().Member("Tensor", m, "Float", true)) == 0 {
+			t.Fatalf("%s is not a Float method of the table", m)
+		}
+	}
+	return firstUnmodelled(t, "    let u = t.clone().%s();\n", candidates...)
+}
+
+// unmodelledFunctions are functions of burn-tensor's modules that return
+// a tensor like t, called with arguments of the right types.
+var unmodelledFunctions = []string{
+	"activation::celu(t.clone(), 1.0)",
+	"activation::softplus(t.clone(), 1.0)",
+	"activation::mish(t.clone())",
+	"activation::selu(t.clone())",
+	"activation::softsign(t.clone())",
+	"activation::log_sigmoid(t.clone())",
+}
+
+func TestUnmodelledBurnItems(t *testing.T) {
+	m := unmodelledMethod(t)
+	fn := firstUnmodelled(t, "    let w = %s;\n", unmodelledFunctions...)
+	fnName := strings.SplitN(fn, "(", 2)[0]
+	dt := firstUnmodelled(t, "    let n = DType::F32.%s();\n", "finfo", "size", "name", "is_float")
+	fnName = strings.SplitN(fnName, "::<", 2)[0]
+	cases := []struct {
+		name   string
+		config string
+		body   string
+		code   string // the one diagnostic the case is about
+		sev    string
+		span   string // the source text it points at
+		msg    string // a fragment of its message
+		status string
+	}{
+		{"a method Burn has", "", fmt.Sprintf("    let u = t.clone().%s();\n", m),
+			"playground-unmodelled", "warning", m, fmt.Sprintf("`Tensor::%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", m), "ok"},
+		{"a function of a module by its full path", "", "    let w = burn::tensor::" + fn + ";\n",
+			"playground-unmodelled", "warning", "burn::tensor::" + fn, "`burn::tensor::" + fnName + "` is Burn's", "ok"},
+		{"a function of an imported module", "", "    let w = " + fn + ";\n",
+			"playground-unmodelled", "warning", fn, "`burn::tensor::" + fnName + "` is Burn's", "ok"},
+		{"a method of one of Burn's enums", "", "    let n = DType::F32." + dt + "();\n",
+			"playground-unmodelled", "warning", dt, "`DType::" + dt + "` is Burn's", "ok"},
+		{"a misspelled method", "", fmt.Sprintf("    let u = t.clone().%sx();\n", m),
+			"unknown-method", "error", m + "x", fmt.Sprintf("no method named `%sx` found for struct `Tensor", m), "rejected"},
+		{"a function its module does not have", "", "    let y = burn::tensor::linalg::no_such(t.clone());\n",
+			"unknown-function", "error", "burn::tensor::linalg::no_such(t.clone())", "cannot find function `no_such` in module `burn::tensor::linalg`", "rejected"},
+		{"a Float method on an Int tensor", "", "    let i = Tensor::<1, Int>::arange(0..3, &device);\n    let e = i.erf();\n",
+			"unknown-method", "error", "erf", "erf", "rejected"},
+		{"a method behind a feature the program lacks", flexOnly, "    let d = Tensor::<1>::zeros([1], &burn::tensor::Device::flex()).device();\n    let p = d.performance_stats(&[]);\n",
+			"feature-not-enabled", "error", "performance_stats", "no method named `performance_stats` found", "rejected"},
+		{"the same method with the feature", "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n", "    let d = Tensor::<1>::zeros([1], &device).device();\n    let p = d.performance_stats(&[]);\n",
+			"playground-unmodelled", "warning", "performance_stats", "`Device::performance_stats` is Burn's", "ok"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := snippet(c.body)
+			res := run(t, engine.Request{Config: c.config, Snippet: src})
+			ds := diagsOf(res, c.code)
+			if len(ds) != 1 {
+				t.Fatalf("%d %s diagnostics, want 1:\n%s", len(ds), c.code, Summary(res))
+			}
+			d := ds[0]
+			if d.Severity != c.sev || spanOf(src, d) != c.span || !strings.Contains(d.Message, c.msg) {
+				t.Errorf("got %s %s at %q: %s\nwant %s at %q: ..%s..", d.Severity, d.Code, spanOf(src, d), d.Message, c.sev, c.span, c.msg)
+			}
+			if res.Status != c.status {
+				t.Errorf("status %s, want %s:\n%s", res.Status, c.status, Summary(res))
+			}
+			for _, other := range res.Diagnostics {
+				if other.Severity == "error" && other.Code != c.code {
+					t.Errorf("another error: %s %s", other.Code, other.Message)
+				}
+				if c.code == "playground-unmodelled" && strings.Contains(other.Message, "no method named") {
+					t.Errorf("rustc's error for a name Burn has: %s", other.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestUnmodelledValueIsUnknown: what is computed from an unmodelled call's
+// value is not computed on a guess: no operation of it is traced, and an
+// assertion on it does not fail (nor pass silently: it is unchecked).
+func TestUnmodelledValueIsUnknown(t *testing.T) {
+	m := unmodelledMethod(t)
+	win := firstUnmodelled(t, "    let w = %s;\n", unmodelledFunctions...)
+	mut := firstUnmodelled(t, "    let mut x = t.clone();\n    let _ = x.%s;\n", "extract()", "inplace(|x| x)")
+	cases := []struct{ name, body string }{
+		{"a method's tensor, summed and asserted", fmt.Sprintf("    let u = t.clone().%s();\n    let s: f32 = u.sum().into_scalar();\n    assert_eq!(s, 123.0);\n", m)},
+		{"a module function's value, asserted", "    let s: f32 = " + win + ".sum().into_scalar();\n    assert_eq!(s, 123.0);\n    assert!(s > 1000.0);\n"},
+		{"a function's tensor compared with a wrong tensor", "    let w = " + win + ";\n    let want = Tensor::<2>::from_data([[9.0, 9.0], [9.0, 9.0]], &device);\n    w.into_data().assert_eq(&want.into_data(), true);\n"},
+		{"a Vec holding the unknown value", fmt.Sprintf("    let u = t.clone().%s();\n    let c = Tensor::cat(vec![t.clone(), u], 0);\n    assert_eq!(c.dims(), [9, 9]);\n", m)},
+		// Burn's extract and inplace take &mut self: the receiver's old
+		// value is a guess after them (a stale [2, 2] would pass).
+		{"the receiver of a &mut self method", "    let mut x = t.clone();\n    let _ = x." + mut + ";\n    assert_eq!(x.dims(), [2, 2]);\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := snippet(c.body)
+			res := run(t, engine.Request{Snippet: src})
+			if res.Status != "ok" || res.Panic != nil {
+				t.Fatalf("status %s: an assertion on an unknown value decided the run:\n%s", res.Status, Summary(res))
+			}
+			if len(diagsOf(res, "playground-unmodelled")) != 1 {
+				t.Errorf("want one playground-unmodelled warning:\n%s", Summary(res))
+			}
+			for _, d := range res.Diagnostics {
+				if d.Code == "assertion-failed" || d.Severity == "error" {
+					t.Errorf("%s %s: %s", d.Severity, d.Code, d.Message)
+				}
+			}
+			if strings.Contains(c.body, "assert") && len(diagsOf(res, "playground-unchecked")) == 0 {
+				t.Errorf("an assertion on an unknown value passed silently:\n%s", Summary(res))
+			}
+			for _, e := range res.Trace {
+				if e.Op == "float_sum" {
+					t.Errorf("%s was traced: the unknown value was computed with", e.Op)
+				}
+			}
+		})
+	}
+}
+
+// TestNoBurnNameIsUnknown: every method and associated function the table
+// gives Float tensors, and every function of burn-tensor's modules, is
+// either modelled (whatever the engine says of its arguments) or
+// playground-unmodelled, but never rustc's "not found". The config enables
+// every feature the rows are gated by.
+func TestNoBurnNameIsUnknown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the engine once per item of the table")
+	}
+	features := map[string]bool{}
+	var calls []string
+	for _, it := range burnapi.Default().Items {
+		for _, f := range it.Features() {
+			features[f] = true
+		}
+		switch {
+		case it.Path == "burn_tensor::Tensor" && it.Kind == "method" && it.ForKind("Float"):
+			calls = append(calls, "t.clone()."+it.Name+"()")
+		case it.Path == "burn_tensor::Tensor" && it.Kind == "assoc" && it.ForKind("Float") && it.Rank != "1" && it.Rank != "2":
+			calls = append(calls, "Tensor::<2>::"+it.Name+"()")
+		case it.Kind == "fn" && strings.HasPrefix(it.Path, "burn_tensor::") && !strings.Contains(it.Path, "server") && !strings.Contains(it.Path, "distributed"):
+			calls = append(calls, it.Display()+"()")
+		}
+	}
+	var list []string
+	for _, f := range sortedKeys(features) {
+		list = append(list, fmt.Sprintf("%q", f))
+	}
+	config := "[dependencies]\nburn = { version = \"0.22\", features = [" + strings.Join(list, ", ") + "] }\n"
+	seen := map[string]bool{}
+	for _, call := range calls {
+		if seen[call] {
+			continue
+		}
+		seen[call] = true
+		res := engine.Run(engine.Request{Config: config, Snippet: snippet("    let x = " + call + ";\n")})
+		for _, d := range res.Diagnostics {
+			if strings.Contains(d.Message, "no method named") || strings.Contains(d.Message, "no function or associated item named") ||
+				strings.Contains(d.Message, "cannot find function") || d.Code == "unsupported-api" {
+				t.Errorf("%s: %s %s", call, d.Code, d.Message)
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
