@@ -137,6 +137,9 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 			return in.callValue(b.v, args, e)
 		}
 	}
+	if v, sig, ok := in.typeParamCall(path, e); ok {
+		return v, sig
+	}
 	segs, m := in.expandSegs(in.mod, in.segsIn(in.mod, path.Segments, nil, 0), 0)
 	names := segNamesOf(segs)
 	r := in.resolveIn(m, names, 0)
@@ -228,6 +231,10 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 			File:    diag.MainRS, Range: path.Range})
 		return unknown, nil
 	case it.fn != nil && len(r.rest) == 0:
+		if last := path.Segments[len(path.Segments)-1]; len(last.Generics) > 0 {
+			in.turbofish = in.genericTexts(last.Generics)
+			defer func() { in.turbofish = nil }()
+		}
 		return in.callUser(it.fn, args, e.Range)
 	case it.konst != nil && len(r.rest) == 0:
 		fv, sig := in.constValue(it.konst, path.Range)
@@ -423,6 +430,9 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		in.selfType, in.selfMod = in.selfOf(self)
 	}
 	defer func() { in.scope, in.mod, in.selfType, in.selfMod = saved, savedMod, savedSelf, savedSelfMod }()
+	savedTypeArgs := in.typeArgs
+	in.typeArgs = in.bindTypeArgs(fn, params, args)
+	defer func() { in.typeArgs = savedTypeArgs }()
 	in.define(curFn, &fnValue{decl: fn}, false, r)
 	if self != nil {
 		in.define("self", self, true, r)
@@ -449,6 +459,87 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		return unknown, nil
 	}
 	return in.typedAs(v, fn.Result), nil
+}
+
+// bindTypeArgs are the type parameters of fn (and of its impl) in a call
+// with args: the pending turbofish's types in order, then the program's
+// type of each argument whose parameter is written as a bare `T` or `&T`.
+func (in *interp) bindTypeArgs(fn *syntax.FnDecl, params []*syntax.Param, args []value) map[string]string {
+	explicit := in.turbofish
+	in.turbofish = nil
+	var bound map[string]string
+	add := func(gs []*syntax.Generic) {
+		for _, g := range gs {
+			if g.Lifetime || g.Const {
+				continue
+			}
+			if bound == nil {
+				bound = map[string]string{}
+			}
+			bound[g.Name] = ""
+		}
+	}
+	if im := in.fnImpl[fn]; im != nil {
+		add(im.Generics)
+	}
+	add(fn.Generics)
+	if bound == nil {
+		return nil
+	}
+	i := 0
+	for _, g := range fn.Generics {
+		if g.Lifetime || g.Const {
+			continue
+		}
+		if i < len(explicit) {
+			// `build::<model::Net<B>>()` stands for the struct Net.
+			t, _, _ := strings.Cut(explicit[i], "<")
+			bound[g.Name] = t[strings.LastIndex(t, "::")+1:]
+		}
+		i++
+	}
+	for j, p := range params {
+		if p.Type == nil || j >= len(args) {
+			continue
+		}
+		name := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(p.Type.Text, "&"), "mut "))
+		if t, isParam := bound[name]; isParam && t == "" {
+			if en, ok := dispatch.Deref(args[j]).(*dispatch.Enum); ok && in.structs[en.Type] != nil {
+				bound[name] = en.Type
+			}
+		}
+	}
+	return bound
+}
+
+// typeParamCall is `T::f(..)` where T is a type parameter of the function
+// being evaluated: the function of the type T stands for in this call, or
+// an unknown value when nothing says which type that is (rustc resolves it
+// through T's bounds, for every type the program could call it with).
+func (in *interp) typeParamCall(path *syntax.PathExpr, e *syntax.CallExpr) (value, *signal, bool) {
+	if len(path.Segments) != 2 || in.typeArgs == nil {
+		return nil, nil, false
+	}
+	typ, isParam := in.typeArgs[path.Segments[0].Name]
+	if !isParam {
+		return nil, nil, false
+	}
+	args, sig := in.exprs(e.Args)
+	if sig != nil {
+		return nil, sig, true
+	}
+	if typ == "" || in.structs[typ] == nil {
+		return unknown, nil, true
+	}
+	if v, sig, ok := in.callAssoc(typ, false, path.Segments[1].Name, args, e.Range); ok {
+		return v, sig, true
+	}
+	if decl := in.structs[typ]; path.Segments[1].Name == "default" && len(args) == 0 {
+		if v, ok, sig := in.userDefault(decl, e.Range, 0); ok {
+			return v, sig, true
+		}
+	}
+	return unknown, nil, true
 }
 
 // typedAs gives an unsuffixed number the primitive type a parameter, a
@@ -549,7 +640,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		}
 		if e.Name == "to_string" && len(args) == 0 {
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
-				return dispatch.Str(in.callFmt(fn, recv)), nil
+				return dispatch.Str(in.callFmt(fn, recv, false)), nil
 			}
 		}
 	}
