@@ -86,7 +86,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			return nil, nil, newPanic("bt-bridge-bool-gather-nd", at(locBridgeBool, 167), "gather_nd is not supported for bool tensors").on(0)
 		}
 		pl, p := w.routeIndexed(t, idx)
-		return w.finish(op, t, pl, p, t.kind, shape, t.dtype)
+		v, ue, p := w.finish(op, t, pl, p, t.kind, shape, t.dtype)
+		return w.computed(v, ue, p, []*Tensor{t, idx}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.GatherNd(t.values, idx.values)
+		})
 	case "scatter_nd":
 		idx, ue := intTensorArg(a, 0)
 		if ue != nil {
@@ -96,7 +99,8 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if !ok || values.kind != t.kind {
 			return nil, errArgType(2, strings.Replace(t.TypeName(), fmt.Sprint(rank), "DV", 1), c.Args[1]), nil
 		}
-		if _, ue := updateArg(a, 2); ue != nil {
+		update, ue := updateArg(a, 2)
+		if ue != nil {
 			return nil, ue, nil
 		}
 		if p := checkFailed(burncheck.TensorScatterNd(t.shape, idx.shape, values.shape)); p != nil {
@@ -106,7 +110,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			return nil, nil, newPanic("bt-bridge-bool-scatter-nd", at(locBridgeBool, 163), "scatter_nd is not supported for bool tensors").on(0)
 		}
 		pl, p := routeMulti([]namedInput{{name: "data", t: t}, {name: "indices", t: idx, arg: 1}, {name: "values", t: values, arg: 2}})
-		return w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		v, ue, p := w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
+		return w.computed(v, ue, p, []*Tensor{t, idx, values}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.ScatterNd(t.values, idx.values, values.values, strings.ToLower(update))
+		})
 	case "select_assign":
 		dim, ue := a.int(0)
 		if ue != nil {

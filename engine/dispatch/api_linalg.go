@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // burn::tensor::linalg and signal functions. The linalg ones are composed
@@ -77,7 +78,16 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 	if p := checkFailed(f); p != nil {
 		return nil, nil, p
 	}
-	return w.composite(t, "linalg::"+name, shapes, "composed in burn-tensor from slices, element-wise ops and reshapes")
+	v, ue, p := w.composite(t, "linalg::"+name, shapes, "composed in burn-tensor from slices, element-wise ops and reshapes")
+	switch name {
+	case "det":
+		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
+			return tensor.Det(t.values, intDims(out.shape))
+		})
+	case "diag":
+		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) { return tensor.Diag(t.values) })
+	}
+	return v, ue, p
 }
 
 // rfft is signal::rfft(signal, dim, n): its checks, then Dispatch's rfft,

@@ -44,7 +44,8 @@ const maxQuoted = 60
 // quote is the source text of r as a warning quotes it: on one line, cut
 // to maxQuoted characters.
 func (in *interp) quote(r source.Range) string {
-	text := strings.Join(strings.Fields(in.src.Slice(r)), " ")
+	// A method chain written over several lines reads as one line.
+	text := strings.ReplaceAll(strings.Join(strings.Fields(in.src.Slice(r)), " "), " .", ".")
 	if runes := []rune(text); len(runes) > maxQuoted {
 		text = string(runes[:maxQuoted-2]) + ".."
 	}
