@@ -64,6 +64,23 @@ println!("{:?} {:?} {:?}", FloatElem::dtype(), IntElem::dtype(), <FloatElem as b
 println!("{:?} {:?} {:?} {:?}", x, 3.7f32.elem::<i32>(), 5.elem::<FloatElem>(), f32::from_elem(3));
 println!("{} {:?}", matches!(FloatElem::dtype(), DType::F32 | DType::F64), FloatElem::dtype().name());
 `, "F32 I32 F32\n2.5 3 5.0 3.0\ntrue \"f32\"\n", nil},
+		// Shape == Shape is Shape's one PartialEq (cubecl-zspace derives
+		// it), so `.into()` on the other side of assert_eq! is a Shape.
+		{"Shape compared with an array's into()", `use burn::tensor::{Tensor, Shape};
+let device = Default::default();
+let t = Tensor::<2>::zeros([2, 3], &device);
+let shape = [2, 3];
+assert_eq!(t.shape(), shape.into());
+assert_ne!(t.shape(), [3, 2].into());
+assert_eq!(t.shape().as_slice(), [2, 3]);
+let s: Shape = [4, 5].into();
+println!("{:?} {} {}", s, s.num_elements(), t.shape()[1]);
+`, "Shape { dims: [4, 5] } 20 3\n", []string{"float_zeros"}},
+		{"into() a tensor", `use burn::tensor::{Tensor, TensorData};
+let u: Tensor<1> = [1.0, 2.0].into();
+let v: Tensor<1> = TensorData::from([3.0, 4.0]).into();
+println!("{}", (u + v).sum().into_scalar::<f32>());
+`, "10\n", []string{"float_from_data", "float_from_data", "float_add", "float_sum", "float_into_data"}},
 		{"a parameter of the program's own type decides it", `#[derive(Default, Debug)]
 struct Cfg { n: u32 }
 fn take(c: &Cfg) -> u32 { c.n + 1 }
@@ -87,5 +104,17 @@ println!("{} {:?}", take(&c), c);
 		if strings.Join(ops, " ") != strings.Join(c.ops, " ") {
 			t.Errorf("%s: trace %v, want %v", c.name, ops, c.ops)
 		}
+	}
+}
+
+// An assert_eq! of two shapes that differ fails with both Debug forms.
+func TestShapeAssertFails(t *testing.T) {
+	res := engine.Run(engine.Request{Config: flexConfig, Snippet: `use burn::tensor::Tensor;
+let t = Tensor::<2>::zeros([2, 3], &Default::default());
+assert_eq!(t.shape(), [3, 3].into());
+`})
+	want := "assertion `left == right` failed\n  left: Shape { dims: [2, 3] }\n right: Shape { dims: [3, 3] }"
+	if res.Status != engine.StatusPanicked || res.Panic == nil || res.Panic.Message != want {
+		t.Errorf("status %s, panic %+v, want %q", res.Status, res.Panic, want)
 	}
 }

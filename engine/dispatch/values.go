@@ -61,7 +61,7 @@ func (w *World) shapeMethod(s *ShapeValue, c Call) (Value, *UsageError, *Panic) 
 		return Int{V: n, Suffix: "usize"}, nil, nil
 	case "num_dims", "rank", "len":
 		return Int{V: int64(len(s.dims)), Suffix: "usize"}, nil, nil
-	case "dims", "to_vec":
+	case "dims", "to_vec", "as_slice":
 		elems := make([]Value, len(s.dims))
 		for i, d := range s.dims {
 			elems[i] = Int{V: d, Suffix: "usize"}

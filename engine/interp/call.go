@@ -618,9 +618,13 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 	if sig != nil {
 		return nil, sig
 	}
-	args, sig := in.exprs(e.Args)
-	if sig != nil {
-		return nil, sig
+	args := make([]value, 0, len(e.Args))
+	for i, a := range e.Args {
+		v, sig := in.exprExpect(a, dispatch.ArgExpect(recv, e.Name, i))
+		if sig != nil {
+			return nil, sig
+		}
+		args = append(args, v)
 	}
 	if isUnknown(recv) {
 		if assertMethods[e.Name] {
@@ -643,6 +647,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 				return dispatch.Str(in.callFmt(fn, recv, false)), nil
 			}
 		}
+	}
+	if v, handled, sig := in.burnInto(e, recv, args, expect); handled {
+		return v, sig
 	}
 	if v, handled, sig := in.stdMethod(e, recv, args, expect); handled {
 		return v, sig

@@ -763,6 +763,10 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 		return unknown, nil
 	}
 	arr, ok := dispatch.Deref(x).(*dispatch.Array)
+	if shape, isShape := dispatch.Deref(x).(*dispatch.ShapeValue); isShape {
+		// Shape's Index indexes its dims (cubecl-zspace shape.rs, Index<Idx: SliceIndex<[usize]>>).
+		arr, ok, x = shapeDims(shape), true, shapeDims(shape)
+	}
 	if v, handled, sig := in.stdIndex(e, x, idx); handled {
 		return v, sig
 	}

@@ -3,6 +3,8 @@ package interp
 import (
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
 
@@ -171,4 +173,59 @@ func bindsName(p syntax.Pattern, name string) bool {
 		return !binds
 	})
 	return binds
+}
+
+// ---- `.into()` whose target the context decides ----
+
+// burnInto is `x.into()` whose target type is one of Burn's that From
+// impls convert into: a Tensor (From<T: Into<TensorData>>,
+// crates/burn-tensor/src/tensor/api/base.rs:84-92), a TensorData from an
+// array, or a Shape from an array of sizes (cubecl-zspace's
+// `impl<T: IntoIterator<Item: AsSize>> From<T> for Shape`). The target is
+// the declared type, or the other operand's type in an assert_eq!.
+func (in *interp) burnInto(e *syntax.MethodCallExpr, recv value, args []value, expect string) (value, bool, *signal) {
+	if e.Name != "into" || len(args) != 0 {
+		return nil, false, nil
+	}
+	target, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(expect, "burn::tensor::")), "<")
+	var path []string
+	switch dispatch.Deref(recv).(type) {
+	case *dispatch.Array:
+		switch target {
+		case "Tensor":
+			path = []string{"Tensor", "from"}
+		case "TensorData":
+			path = []string{"TensorData", "from"}
+		case "Shape":
+			path = []string{"Shape", "from"}
+		}
+	case *dispatch.TensorData:
+		if target == "Tensor" {
+			path = []string{"Tensor", "from"}
+		}
+	}
+	if path == nil {
+		return nil, false, nil
+	}
+	v, sig := in.burn(dispatch.Call{Path: path, Args: []value{recv}, Expect: expect}, e.Range, []source.Range{e.Range, e.Recv.Span()})
+	return v, true, sig
+}
+
+// operandType is the type an operand of `==` (assert_eq!) gives the other
+// one when PartialEq has a single impl for it: Shape == Shape.
+func operandType(v value) string {
+	if _, ok := dispatch.Deref(v).(*dispatch.ShapeValue); ok {
+		return "Shape"
+	}
+	return ""
+}
+
+// shapeDims is a Shape's dims as the [usize] slice it derefs to.
+func shapeDims(s *dispatch.ShapeValue) *dispatch.Array {
+	dims := s.Dims()
+	elems := make([]value, len(dims))
+	for i, d := range dims {
+		elems[i] = dispatch.Int{V: d, Suffix: "usize"}
+	}
+	return &dispatch.Array{Elems: elems}
 }

@@ -324,7 +324,7 @@ func (in *interp) assertCmp(e *syntax.MacroExpr) (value, *signal) {
 	if sig != nil {
 		return nil, sig
 	}
-	r, sig := in.expr(e.Args[1])
+	r, sig := in.exprExpect(e.Args[1], operandType(l))
 	if sig != nil {
 		return nil, sig
 	}
