@@ -173,3 +173,29 @@ func TestModuleConvValues(t *testing.T) {
 		}
 	}
 }
+
+func TestModuleDeformConv2d(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	opts := mustCall(t, w, fn("DeformConvOptions::new", dims(1, 1), dims(0, 0), dims(1, 1), i(1), i(1)))
+	x, weight := ones(t, w, d, "", 1, 2, 4, 4), ones(t, w, d, "", 3, 2, 3, 3)
+	// Zero offsets: a plain 3x3 convolution of ones over 2 channels, 18.
+	offset := mustCall(t, w, fnG("Tensor::zeros", []string{"4"}, dims(1, 18, 2, 2), ref(d))).(*Tensor)
+	none := enum("Option", "None")
+	out := mustCall(t, w, fn("burn::tensor::module::deform_conv2d", x, offset, weight, none, none, opts)).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{1, 3, 2, 2}) || w.Trace()[len(w.Trace())-1].Op != "deform_conv2d" {
+		t.Errorf("deform_conv2d: %v, op %s", out.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	if v := out.floatValues(); len(v) != 12 || v[0] != 18 || v[11] != 18 {
+		t.Errorf("deform_conv2d values %v", v)
+	}
+	p := mustPanic(t, w, fn("DeformConvOptions::new", dims(1, 1), dims(0, 0), dims(1, 1), i(1), i(0)))
+	if p.Message != "offset groups must be non-zero" {
+		t.Errorf("offset groups 0: %q", p.Message)
+	}
+	// TensorCheck::conv with the weight groups: 2 channels, 3 per group of 1.
+	p = mustPanic(t, w, fn("deform_conv2d", x, offset, ones(t, w, d, "", 3, 3, 3, 3), none, none, opts))
+	if p.Location != "crates/burn-tensor/src/tensor/module.rs:220" {
+		t.Errorf("channel mismatch: %q at %s", p.Message, p.Location)
+	}
+}

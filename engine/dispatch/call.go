@@ -124,7 +124,7 @@ var moduleSegments = map[string]bool{
 	"crate": true, "self": true, "super": true, "burn": true, "burn_tensor": true, "burn_core": true,
 	"burn_nn": true, "burn_dispatch": true, "burn_remote": true, "tensor": true, "backend": true,
 	"nn": true, "module": true, "activation": true, "prelude": true, "ops": true, "remote": true,
-	"distributed": true, "id": true, "burn_std": true,
+	"distributed": true, "id": true, "burn_std": true, "quantization": true,
 }
 
 func normalizePath(p []string) []string {
@@ -157,6 +157,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		}
 	case "DeviceKind", "Distribution", "DeviceIndex":
 		return variantCall(typ, name, c)
+	case "QuantStore":
+		return quantStoreCall(name, c)
 	case "TensorData":
 		return w.tensorDataFunction(name, c)
 	case "PadMode":
@@ -195,6 +197,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.convOptionsFunction(typ, name, c)
 	case "InterpolateOptions":
 		return w.interpolateOptionsFunction(name, c)
+	case "DeformConvOptions":
+		return w.deformConvOptionsFunction(name, c)
 	case "AttentionModuleOptions":
 		if name == "default" && len(c.Args) == 0 {
 			return &Enum{Type: "Default", Variant: "default"}, nil, nil
@@ -228,12 +232,16 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.ctcLoss(c)
 	case "attention", "attention_fallback":
 		return w.attention(c, name == "attention_fallback")
+	case "deform_conv2d":
+		return w.deformConv2d(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
 		}
 	case "all_reduce":
 		return w.distributedFunction("", name, c)
+	case "compute_range", "compute_q_params":
+		return w.quantizationFunction(name, c)
 	}
 	return nil, &UsageError{Code: "unknown-function", Arg: -1,
 		Message: "cannot find function `" + strings.Join(full, "::") + "` in this scope"}, nil
