@@ -844,3 +844,271 @@ func (w *World) qMorePrelude(t *Tensor, c Call) (*Tensor, Call, *Panic) {
 	c.Args = args
 	return t, c, nil
 }
+
+// quantStoreCall is QuantStore::PackedU32(dim) and PackedNative(dim).
+func quantStoreCall(variant string, c Call) (Value, *UsageError, *Panic) {
+	if variant != "PackedU32" && variant != "PackedNative" {
+		return nil, &UsageError{Code: "unknown-function", Arg: -1,
+			Message: "no variant or associated item named `" + variant + "` found for enum `QuantStore` in the current scope"}, nil
+	}
+	if len(c.Args) != 1 {
+		return nil, errArgCount(false, 1, len(c.Args)), nil
+	}
+	if n, ok := Deref(c.Args[0]).(Int); !ok || n.V < 0 {
+		return nil, errArgType(1, "usize", c.Args[0]), nil
+	}
+	return &Enum{Type: "QuantStore", Variant: variant, Fields: c.Args}, nil, nil
+}
+
+// namedStruct reads a struct literal of one of Burn's structs.
+func namedStruct(v Value, name string) (*Enum, bool) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || e.Variant != name || e.Named == nil {
+		return nil, false
+	}
+	return e, true
+}
+
+// calibrationOf reads `&Calibration::MinMax` or `&Calibration::AbsMean`.
+func calibrationOf(v Value) (tensor.Calibration, bool) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || e.Type != "Calibration" {
+		return 0, false
+	}
+	switch e.Variant {
+	case "MinMax":
+		return tensor.MinMax, true
+	case "AbsMean":
+		return tensor.AbsMean, true
+	}
+	return 0, false
+}
+
+// floatTensorOf builds the values of a float result from f32s.
+func floatTensorOf(vals []float32, shape []int, dt tensor.DType) *tensor.Tensor {
+	f := make([]float64, len(vals))
+	for i, v := range vals {
+		f[i] = float64(v)
+	}
+	return tensor.FromData(&tensor.Data{DType: tensor.F32, Shape: shape, F: f}, dt)
+}
+
+// quantizationFunction is burn_tensor::quantization's compute_range and
+// compute_q_params (crates/burn-tensor/src/tensor/quantization.rs:24-60).
+func (w *World) quantizationFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	switch name {
+	case "compute_range":
+		if ue := a.want(3); ue != nil {
+			return nil, ue, nil
+		}
+		s, ue := schemeArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		t, ok := a.get(1).(*Tensor)
+		if !ok {
+			return nil, errArgType(2, "&Tensor<D>", c.Args[1]), nil
+		}
+		cal, ok := calibrationOf(a.get(2))
+		if !ok {
+			return nil, errArgType(3, "&Calibration", c.Args[2]), nil
+		}
+		switch t.kind {
+		case KindQFloat:
+			return nil, nil, newPanic("bt-quant-range-qfloat", "crates/burn-tensor/src/tensor/quantization.rs:34", unreachableMsg("")).on(2)
+		case KindInt, KindBool:
+			return nil, errArgType(2, fmt.Sprintf("&Tensor<%d>", t.Rank()), c.Args[1]), nil
+		}
+		if _, two := s.GlobalScaleDtype(); two && cal == tensor.AbsMean {
+			return nil, nil, newPanic("backend-quant-absmean-two-level", at(locBackendScheme, 70), tensor.ErrAbsMeanTwoLevel.Error()).on(1)
+		}
+		if p := blockDivisibility(t, s); p != nil {
+			return nil, nil, p.on(2)
+		}
+		shape := []int64{1}
+		if s.HasBlock {
+			shape = int64Dims(tensor.ParamsShape(intDims(t.shape), s))
+		}
+		ops := [2]string{"float_min", "float_max"}
+		switch {
+		case cal == tensor.AbsMean && s.HasBlock:
+			ops = [2]string{"float_neg", "float_mean_dim"}
+		case cal == tensor.AbsMean:
+			ops = [2]string{"float_neg", "float_mean"}
+		case s.HasBlock:
+			ops = [2]string{"float_min_dim", "float_max_dim"}
+		}
+		lo, p := w.unaryOp(t, ops[0], KindFloat, shape, t.dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		hi, p := w.unaryOp(t, ops[1], KindFloat, shape, t.dtype)
+		if p != nil {
+			return nil, nil, p
+		}
+		if f, ok := tensor.F32Values(t.values); ok {
+			if l, h, sh, err := tensor.ComputeRange(f, t.values.Shape, s, cal); err == nil {
+				dt, _ := valueDType(t.dtype)
+				if w.budget.TakeShape(lo.shape) && w.budget.TakeShape(hi.shape) {
+					lo.values, hi.values = floatTensorOf(l, sh, dt), floatTensorOf(h, sh, dt)
+				}
+			}
+		}
+		return &Enum{Type: "CalibrationRange", Variant: "CalibrationRange", Named: map[string]Value{"min": lo, "max": hi}}, nil, nil
+	case "compute_q_params":
+		if ue := a.want(2); ue != nil {
+			return nil, ue, nil
+		}
+		s, ue := schemeArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		r, ok := namedStruct(a.get(1), "CalibrationRange")
+		if !ok {
+			return nil, errArgType(2, "CalibrationRange", c.Args[1]), nil
+		}
+		lo, ok1 := Deref(r.Named["min"]).(*Tensor)
+		hi, ok2 := Deref(r.Named["max"]).(*Tensor)
+		if !ok1 || !ok2 || lo.kind != KindFloat || hi.kind != KindFloat {
+			// quantization.rs:58: anything but two floats is unreachable.
+			return nil, nil, newPanic("bt-quant-params-kind", "crates/burn-tensor/src/tensor/quantization.rs:58", unreachableMsg("")).on(2)
+		}
+		if bdt := s.ScaleDtype(); s.HasBlock && bdt.MaxRepresentable() > 65504 {
+			if _, two := s.GlobalScaleDtype(); two {
+				return nil, nil, newPanic("backend-quant-normalize-range", at(locBackendScheme, 130),
+					fmt.Sprintf("block scales in %s reach f32's range, which a per-tensor scale cannot absorb", bdt)).on(1)
+			}
+		}
+		pl, p := w.routeBinaryFloat(lo, hi)
+		if p != nil {
+			return nil, nil, w.failOp("float_mask_where", lo, p)
+		}
+		if p := w.prepare(pl.on); p != nil {
+			return nil, nil, p
+		}
+		scales := w.output(pl, KindFloat, broadcastShape(lo.shape, hi.shape), lo.dtype)
+		w.recordOp("float_div_scalar", pl, scales)
+		var global Value = &Enum{Type: "Option", Variant: "None"}
+		var g *Tensor
+		_, two := s.GlobalScaleDtype()
+		if two {
+			g = w.output(pl, KindFloat, []int64{1}, F32)
+			w.recordOp("float_clamp_min", pl, g)
+			global = &Enum{Type: "Option", Variant: "Some", Fields: []Value{g}}
+		}
+		if fl, ok := tensor.F32Values(lo.values); ok {
+			if fh, ok := tensor.F32Values(hi.values); ok && len(fl) == len(fh) && sameDims(lo.values.Shape, hi.shape) {
+				if sc, gv, _, err := tensor.ComputeQParams(s, fl, fh); err == nil && w.budget.TakeShape(scales.shape) {
+					dt, _ := valueDType(lo.dtype)
+					scales.values = floatTensorOf(sc, lo.values.Shape, dt)
+					if g != nil {
+						g.values = floatTensorOf([]float32{gv}, []int{1}, tensor.F32)
+					}
+				}
+			}
+		}
+		return &Enum{Type: "QuantizationParameters", Variant: "QuantizationParameters", Named: map[string]Value{"scales": scales, "global": global}}, nil, nil
+	}
+	return nil, &UsageError{Code: "unknown-function", Arg: -1,
+		Message: "cannot find function `" + name + "` in this scope"}, nil
+}
+
+func int64Dims(d []int) []int64 {
+	out := make([]int64, len(d))
+	for i, x := range d {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// quantizeMethod is Tensor::quantize(scheme, qparams) (float.rs:378-405):
+// its assertions, then Dispatch::quantize, which routes the tensor and
+// its scales as multi_op! does and gives Flex's quantize its validated
+// scales.
+func (w *World) quantizeMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c, method: true}
+	if t.kind != KindFloat {
+		return nil, errTraitBounds(c.Method, t), nil
+	}
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	s, ue := schemeArg(a, 0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	qp, ok := namedStruct(a.get(1), "QuantizationParameters")
+	if !ok {
+		return nil, errArgType(2, "QuantizationParameters", c.Args[1]), nil
+	}
+	scales, ok := Deref(qp.Named["scales"]).(*Tensor)
+	if !ok {
+		return nil, errArgType(2, "QuantizationParameters", c.Args[1]), nil
+	}
+	var global *Tensor
+	if opt, ok := Deref(qp.Named["global"]).(*Enum); ok && opt.Variant == "Some" && len(opt.Fields) == 1 {
+		if global, ok = Deref(opt.Fields[0]).(*Tensor); !ok {
+			return nil, errArgType(2, "QuantizationParameters", c.Args[1]), nil
+		}
+	}
+	_, two := s.GlobalScaleDtype()
+	if two != (global != nil) {
+		gDebug := "None"
+		if global != nil {
+			gDebug = "Some(" + Debug(global) + ")"
+		}
+		return nil, nil, newPanic("bt-quantize-global-level", at(locFloatAPI, 379),
+			fmt.Sprintf("assertion `left == right` failed: %s does not match a per-tensor scale of %s\n  left: %t\n right: %t", s, gDebug, two, global != nil)).on(2)
+	}
+	if global != nil {
+		if len(global.shape) == 0 || global.shape[0] != 1 {
+			return nil, nil, newPanic("bt-quantize-global-len", at(locFloatAPI, 386),
+				fmt.Sprintf("assertion `left == right` failed: the per-tensor scale must have exactly one element, got %s\n  left: %d\n right: 1", dimsDebug(global.shape), firstDim(global.shape))).on(2)
+		}
+		if global.dtype != F32 {
+			return nil, nil, newPanic("bt-quantize-global-dtype", at(locFloatAPI, 392),
+				fmt.Sprintf("assertion `left == right` failed: the per-tensor scale must be an f32 tensor, got %s\n  left: %s\n right: F32", global.dtype, global.dtype)).on(2)
+		}
+	}
+	inputs := []namedInput{{name: "tensor", t: t}, {name: "scales", t: scales, arg: 2}}
+	if global != nil {
+		inputs = append(inputs, namedInput{name: "global", t: global, arg: 2})
+	}
+	pl, p := routeMulti(inputs)
+	if p != nil {
+		return nil, nil, w.failOp("quantize", t, p)
+	}
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	pl.autodiff = false
+	out := w.output(pl, KindQFloat, t.shape, qfloatDType(storedScheme(t.on, s)))
+	w.recordOp("quantize", pl, out)
+	if computesQuantized(t.on) {
+		f, ok1 := tensor.F32Values(t.values)
+		sc, ok2 := tensor.F32Values(scales.values)
+		var g *float32
+		ok3 := true
+		if global != nil {
+			gv, ok := tensor.F32Values(global.values)
+			ok3 = ok && len(gv) == 1
+			if ok3 {
+				g = &gv[0]
+			}
+		}
+		if ok1 && ok2 && ok3 {
+			if q, err := tensor.Quantize(f, t.values.Shape, s, sc, g); err == nil {
+				w.setQuantized(out, q)
+			}
+		}
+	}
+	return out, nil, nil
+}
+
+func firstDim(s []int64) int64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[0]
+}

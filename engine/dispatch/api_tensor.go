@@ -433,10 +433,13 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	if moreTensorMethods[method] {
 		return w.moreTensorMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	}
+	if method == "quantize" {
+		return w.quantizeMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
+	}
 	row, ok := opTable[method]
 	if !ok {
 		switch method {
-		case "quantize", "dequantize", "sort", "argsort", "cov", "var", "median", "iter_dim", "roll",
+		case "dequantize", "sort", "argsort", "cov", "var", "median", "iter_dim", "roll",
 			"into_primitive", "try_into_primitive":
 			return nil, errUnsupported("Tensor::" + method), nil
 		}
