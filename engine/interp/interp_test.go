@@ -183,3 +183,17 @@ func TestUnwrapIsLocatedAtTheMethodName(t *testing.T) {
 		t.Fatalf("panic %+v, want location src/main.rs:2:19", out.Panic)
 	}
 }
+
+// TestArgumentTypesFromTheSignature gives a tensor method's argument the
+// type Rust infers from the method's signature: a tensor of the
+// receiver's rank, which decides an unsqueeze's D2.
+func TestArgumentTypesFromTheSignature(t *testing.T) {
+	runOK(t, `use burn::tensor::Tensor;
+fn main() {
+    let device = Default::default();
+    let x = Tensor::<2>::ones([2, 3], &device);
+    let y = x.clone().mul(x.clone().sum_dim(1).unsqueeze());
+    let z: Tensor<3> = x.sum_dim(0).unsqueeze();
+    println!("{:?} {:?}", y.dims(), z.dims());
+}`, "[2, 3] [1, 1, 3]\n")
+}
