@@ -78,6 +78,7 @@ type Table struct {
 	byOwner map[string][]int
 	aliases map[string]string // burn::tensor -> burn_tensor
 	types   map[string][]string
+	listed  map[string]bool // the types whose members the table lists (not extern)
 }
 
 var table = mustParse(tableTSV)
@@ -95,7 +96,7 @@ func mustParse(text string) *Table {
 
 // Parse reads a table in api.tsv's format.
 func Parse(text string) (*Table, error) {
-	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}}
+	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{}}
 	header := false
 	for n, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		if rest, ok := strings.CutPrefix(line, "# The public API of burn-tensor at tracel-ai/burn "); ok {
@@ -140,6 +141,9 @@ func Parse(text string) (*Table, error) {
 			}
 		case "struct", "enum", "trait", "type", "extern":
 			t.types[it.Name] = append(t.types[it.Name], it.Path+"::"+it.Name)
+			if it.Kind != "extern" {
+				t.listed[it.Path+"::"+it.Name] = true
+			}
 		}
 	}
 	if !header {
@@ -240,4 +244,33 @@ func (t *Table) Function(path []string) []Item {
 		}
 	}
 	return out
+}
+
+// Lists reports whether the table lists the members of what a call names
+// its owner: a type burn-tensor defines or re-exports from burn-std
+// (Tensor, TensorData; not a re-export of a crate it does not read, such
+// as Shape or CaptureScope), or a module of functions (linalg). Only then
+// does a name missing from the table mean Burn has no such item.
+func (t *Table) Lists(owner []string) bool {
+	if len(owner) == 0 {
+		return false
+	}
+	if len(owner) == 1 {
+		if p, ok := t.TypePath(owner[0]); ok {
+			return t.listed[p]
+		}
+	}
+	p := t.canonical(strings.Join(owner, "::"))
+	if t.listed[p] {
+		return true
+	}
+	for _, i := range t.byOwner[p] {
+		if t.Items[i].Kind == "fn" {
+			return true
+		}
+	}
+	if len(owner) == 1 {
+		return t.Lists([]string{"burn_tensor", owner[0]})
+	}
+	return false
 }

@@ -131,3 +131,27 @@ func TestParseRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+func TestTableLists(t *testing.T) {
+	tb := Default()
+	cases := []struct {
+		owner []string
+		want  bool
+	}{
+		{[]string{"Tensor"}, true},
+		{[]string{"TensorData"}, true},
+		{[]string{"burn", "tensor", "linalg"}, true},
+		{[]string{"linalg"}, true},
+		{[]string{"burn_tensor", "signal"}, true},
+		{[]string{"Shape"}, false},          // cubecl-zspace's
+		{[]string{"CaptureScope"}, false},   // burn-dispatch's
+		{[]string{"DispatchTensor"}, false}, // burn-dispatch's
+		{[]string{"burn", "nn"}, false},
+		{[]string{"NoSuchType"}, false},
+	}
+	for _, c := range cases {
+		if got := tb.Lists(c.owner); got != c.want {
+			t.Errorf("Lists(%v) = %v, want %v", c.owner, got, c.want)
+		}
+	}
+}

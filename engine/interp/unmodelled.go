@@ -55,6 +55,31 @@ func burnItems(call dispatch.Call) []burnapi.Item {
 	}
 }
 
+// ownerOf is what a call names the owner of its item: a type's name, a
+// module's path.
+func ownerOf(call dispatch.Call) []string {
+	if n := len(call.Path); n > 0 {
+		if n >= 2 && isTypeName(call.Path[n-2]) {
+			return call.Path[n-2 : n-1]
+		}
+		return call.Path[:n-1]
+	}
+	switch r := dispatch.Deref(call.Recv).(type) {
+	case *dispatch.Tensor:
+		return []string{"Tensor"}
+	case *dispatch.Enum:
+		return []string{r.Type}
+	case nil:
+		return nil
+	default:
+		name := r.TypeName()
+		if i := strings.IndexByte(name, '<'); i >= 0 {
+			name = name[:i]
+		}
+		return []string{name}
+	}
+}
+
 // missingFeature is the first feature of the items' gate that the
 // program's Cargo.toml does not enable, when no row of the item is
 // compiled in; "" when one is.
@@ -89,9 +114,11 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 	}
 	items := burnItems(call)
 	if len(items) == 0 {
-		if ue.Code == "unsupported-api" {
+		if ue.Code == "unsupported-api" && burnapi.Default().Lists(ownerOf(call)) {
 			// The engine took the name for Burn's, and Burn has no such
-			// item: rustc's error.
+			// item: rustc's error. (Of an owner the table does not list,
+			// such as a re-export of burn-dispatch, the engine's word
+			// stands.)
 			ue.Code, ue.Message = unknownName(call)
 		}
 		return nil, nil, false
