@@ -64,7 +64,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			return nil, nil, p
 		}
 		pl, p := w.routeBinaryFloat(t, o)
-		return w.finish("float_cross", t, pl, p, KindFloat, broadcastShape(t.shape, o.shape), t.dtype)
+		v, ue, p := w.finish("float_cross", t, pl, p, KindFloat, broadcastShape(t.shape, o.shape), t.dtype)
+		return w.computed(v, ue, p, []*Tensor{t, o}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.Cross(t.values, o.values, normDim(dim, rank))
+		})
 	case "gather_nd":
 		idx, ue := intTensorArg(a, 0)
 		if ue != nil {
@@ -225,7 +228,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		if step > 0 && t.shape[d] >= size {
 			shape[d] = (t.shape[d]-size)/step + 1
 		}
-		return w.unaryResult(t, op, shape)
+		v, ue, p := w.unaryResult(t, op, shape)
+		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.Unfold(t.values, d, int(size), int(step))
+		})
 	case "take":
 		dim, ue := a.int(0)
 		if ue != nil {
@@ -298,16 +304,23 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		pl, p := w.routeIndexed(t, mask)
 		n, _ := numElements(t.shape)
+		known := mask.values != nil && mask.values.NumElements() == int(n)
+		if known {
+			// The mask's values are known, so is the result's length.
+			n = int64(tensor.CountTrue(mask.values))
+		}
 		out, ue, p := w.finish(op, t, pl, p, t.kind, []int64{n}, t.dtype)
 		if p == nil && ue == nil && w.wasm() && asyncRead(t.on) {
 			// The selected length is read back before the result exists
 			// (base.rs:1785-1788).
 			return nil, nil, panicMaskSelectSync().label("in a wasm32 build the read on %s cannot block: try_read_sync polls it once and finds it pending", t.on.Inner().Debug())
 		}
-		if out != nil {
+		if out != nil && !known {
 			w.trace[len(w.trace)-1].Note = "the length is the number of true values in the mask; the shape shows its upper bound"
 		}
-		return out, ue, p
+		return w.computed(out, ue, p, []*Tensor{t, mask}, func(*Tensor) (*tensor.Tensor, error) {
+			return tensor.MaskSelect(t.values, mask.values)
+		})
 	case "quantize_dynamic":
 		return w.quantizeDynamic(t, a)
 	case "dequantize":

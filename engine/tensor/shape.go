@@ -413,7 +413,14 @@ func Scatter(t *Tensor, dim int, indices, values *Tensor, update string) (*Tenso
 		return choose([]*Tensor{t, values}, t.Shape, from, index, Scalar{}), nil
 	case "add":
 		if t.DType.IsBool() {
-			return nil, kindError("scatter add of Bool tensors")
+			// A bool tensor's Add is an or: bool_scatter_or and
+			// bool_select_or (crates/burn-tensor/src/bridge/ops/bool.rs:101-155).
+			out := newData(t.DType, t.Shape)
+			copy(out.B, t.B)
+			for i, p := range target {
+				out.B[p] = out.B[p] || values.B[i]
+			}
+			return &Tensor{Data: *out}, nil
 		}
 		return scatterAdd(t, values, target), nil
 	}
