@@ -3,6 +3,10 @@ package dispatch
 import (
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // Tensor methods burn-tensor composes from other tensor methods: each is
@@ -12,13 +16,17 @@ import (
 const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 
 // burnOpMethods are the methods handled here.
-var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true}
+var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
+	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
+	"topk_with_indices": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
 	switch c.Method {
 	case "pad":
 		return w.pad(t, a)
+	case "sort_with_indices", "sort_descending_with_indices", "max_dim_with_indices", "min_dim_with_indices", "topk_with_indices":
+		return w.withIndices(t, c.Method, a)
 	case "fmod", "fmod_scalar":
 		if t.kind != KindFloat {
 			return nil, errTraitBounds(c.Method, t), nil
@@ -390,4 +398,138 @@ func (w *World) fmodScalar(t *Tensor, s float64) (Value, *UsageError, *Panic) {
 		return t, nil, nil
 	}
 	return w.tensorMethod(t, Call{Recv: t, Method: "sub", Args: []Value{product}})
+}
+
+const locFlexReduce = "crates/burn-flex/src/ops/reduce.rs"
+
+// flexEmptyReduce is the assert burn-flex's reductions run before folding
+// (crates/burn-flex/src/ops/reduce.rs): max and min of no element, and
+// max_dim, min_dim, argmax, argmin and the *_with_indices forms over an
+// axis of size 0, have no value. On an autodiff device a tracked float
+// max_dim or min_dim runs the _with_indices kernel (burn-autodiff
+// ops/tensor.rs:3685-3760), and max or min reach it through burn-backend's
+// default float_max, a reshape and max_dim(0) (burn-backend ops/
+// tensor.rs:1592-1597).
+func flexEmptyReduce(method string, t *Tensor, dims []int64, pl placement) *Panic {
+	if pl.on.backend != Flex || t.kind == KindBool {
+		return nil
+	}
+	graded := t.kind == KindFloat && t.tracked && t.node != nil && t.node.requirement != reqNone
+	viaAutodiff := t.kind == KindFloat && pl.autodiff
+	name := strings.TrimSuffix(method, "_with_indices")
+	dim := 0
+	switch method {
+	case "max", "min":
+		if n, _ := numElements(t.shape); n > 0 {
+			return nil
+		}
+		if !viaAutodiff {
+			line := ifElse(method == "max", 432, 467)
+			return newPanic("flex-reduce-empty", at(locFlexReduce, line), method+": cannot reduce an empty tensor").on(0)
+		}
+		name = method + "_dim"
+	case "max_dim", "min_dim", "argmax", "argmin", "max_dim_with_indices", "min_dim_with_indices":
+		dim = normDim(dims[0], t.Rank())
+		if t.shape[dim] > 0 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if (name == "max_dim" || name == "min_dim") && (graded || strings.HasSuffix(method, "_with_indices")) {
+		name += "_with_indices"
+	}
+	line := map[string]int{"argmax": 729, "argmin": 785, "max_dim": 1572, "min_dim": 1618,
+		"max_dim_with_indices": 1665, "min_dim_with_indices": 1716}[name]
+	return newPanic("flex-reduce-empty-dim", at(locFlexReduce, line), fmt.Sprintf("%s: dimension %d has size 0", name, dim)).on(0)
+}
+
+// withIndices is sort_with_indices, sort_descending_with_indices
+// (orderable.rs:104-138), max_dim_with_indices and min_dim_with_indices
+// (orderable.rs:655-664, 902-911): one backend op that returns the values
+// and their Int indices along dim, the indices in the device's int dtype.
+func (w *World) withIndices(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	topk := method == "topk_with_indices"
+	if ue := a.want(ifElse(topk, 2, 1)); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errTraitBounds(method, t), nil
+	}
+	var k int64
+	if topk {
+		var ue *UsageError
+		if k, ue = a.int(0); ue != nil || k < 0 {
+			return nil, errArgType(1, "usize", a.c.Args[0]), nil
+		}
+	}
+	d, ue := a.int(ifElse(topk, 1, 0))
+	if ue != nil {
+		return nil, ue, nil
+	}
+	// orderable.rs:252-259: the dim, then topk's check.
+	dim, f := burncheck.TensorDim("Tensor::"+method, d, t.Rank())
+	if f == nil && topk {
+		f = burncheck.TensorTopk("Tensor::"+method, t.shape, k, d)
+	}
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	op := t.kind.opPrefix() + "_" + method
+	if strings.HasPrefix(method, "sort_descending") {
+		op = t.kind.opPrefix() + "_sort_with_indices"
+	}
+	kind := t.kind
+	if kind == KindQFloat {
+		kind = KindFloat
+	}
+	shape := t.Shape()
+	switch {
+	case topk:
+		shape[dim] = k
+	case !strings.HasPrefix(method, "sort"):
+		shape[dim] = 1
+	}
+	pl := routeUnary(t, kind)
+	if p := w.prepare(pl.on); p != nil {
+		return nil, nil, p
+	}
+	if p := flexEmptyReduce(method, t, []int64{int64(dim)}, pl); p != nil {
+		return nil, nil, w.failOp(op, t, p)
+	}
+	values := w.output(pl, kind, shape, t.dtype)
+	idxDType := w.defaultsFor(t.on).int
+	indices := w.output(pl, KindInt, shape, idxDType)
+	w.recordOp(op, pl, values)
+	idxDT, ok := valueDType(idxDType)
+	if ok && t.values != nil {
+		var v, i *tensor.Tensor
+		var err error
+		switch {
+		case topk:
+			// burn-backend's default: sort descending, keep the first k
+			// (crates/burn-backend/src/backend/ops/tensor.rs:1553-1570).
+			if v, i, _, err = tensor.SortWithIndices(t.values, dim, true, idxDT); err == nil {
+				v, err = tensor.Narrow(v, dim, 0, int(k))
+			}
+			if err == nil && i != nil {
+				i, err = tensor.Narrow(i, dim, 0, int(k))
+			}
+		case strings.HasPrefix(method, "sort"):
+			v, i, _, err = tensor.SortWithIndices(t.values, dim, method == "sort_descending_with_indices", idxDT)
+		default:
+			reduce := strings.TrimSuffix(method, "_with_indices")
+			arg := map[string]string{"max_dim": "argmax", "min_dim": "argmin"}[reduce]
+			if v, err = tensor.ReduceDim(reduce, t.values, dim, idxDT); err == nil {
+				i, err = tensor.ReduceDim(arg, t.values, dim, idxDT)
+			}
+		}
+		if err == nil {
+			w.compute(values, []*Tensor{t}, func() (*tensor.Tensor, error) { return v, nil })
+			if i != nil {
+				w.compute(indices, []*Tensor{t}, func() (*tensor.Tensor, error) { return i, nil })
+			}
+		}
+	}
+	return Tuple{values, indices}, nil, nil
 }

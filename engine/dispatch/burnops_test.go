@@ -292,3 +292,92 @@ func TestFmodAgainstItsFormula(t *testing.T) {
 		}
 	}
 }
+
+// sort, argsort and the *_with_indices methods (orderable.rs) on the
+// examples of their doc comments; the indices of tied elements are not
+// known, so they carry a shape only.
+func TestSortAndWithIndices(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.floats("2", arr(arr(f(7), f(-2), f(3)), arr(f(5), f(9), f(6))))
+	runOpCases(t, fx.w, []opCase{
+		{"sort(1)", method(m, "sort", i(1)), "[[-2.0, 3.0, 7.0], [5.0, 6.0, 9.0]]"},
+		{"sort_descending(0)", method(m, "sort_descending", i(0)), "[[7.0, 9.0, 6.0], [5.0, -2.0, 3.0]]"},
+		{"argsort(-1)", method(m, "argsort", i(-1)), "[[1, 2, 0], [0, 2, 1]]"},
+		{"argsort_descending(1)", method(m, "argsort_descending", i(1)), "[[0, 2, 1], [1, 2, 0]]"},
+	})
+	pair := func(c Call) (string, string) {
+		tup := mustCall(t, fx.w, c).(Tuple)
+		v, idx := tup[0].(*Tensor), tup[1].(*Tensor)
+		if idx.kind != KindInt || idx.values == nil {
+			return v.values.Preview(16), "unknown"
+		}
+		return v.values.Preview(16), idx.values.Preview(16)
+	}
+	cases := []struct {
+		call       Call
+		vals, idxs string
+	}{
+		{method(m, "max_dim_with_indices", i(0)), "[[7.0, 9.0, 6.0]]", "[[0, 1, 1]]"},
+		{method(m, "min_dim_with_indices", i(0)), "[[5.0, -2.0, 3.0]]", "[[1, 0, 0]]"},
+		{method(m, "sort_with_indices", i(1)), "[[-2.0, 3.0, 7.0], [5.0, 6.0, 9.0]]", "[[1, 2, 0], [0, 2, 1]]"},
+		{method(m, "sort_descending_with_indices", i(1)), "[[7.0, 3.0, -2.0], [9.0, 6.0, 5.0]]", "[[0, 2, 1], [1, 2, 0]]"},
+		{method(m, "topk_with_indices", i(2), i(1)), "[[7.0, 3.0], [9.0, 6.0]]", "[[0, 2], [1, 2]]"},
+		{method(fx.floats("1", arr(f(2), f(1), f(2))), "sort_with_indices", i(0)), "[1.0, 2.0, 2.0]", "unknown"},
+	}
+	for _, c := range cases {
+		if v, idx := pair(c.call); v != c.vals || idx != c.idxs {
+			t.Errorf("%s: %s %s, want %s %s", describe(c.call), v, idx, c.vals, c.idxs)
+		}
+	}
+	tied := fx.floats("1", arr(f(2), f(1), f(2)))
+	if out := mustCall(t, fx.w, method(tied, "argsort", i(0))).(*Tensor); out.values != nil {
+		t.Errorf("argsort of a tie gave %s", out.values.Preview(8))
+	}
+	if op := fx.w.trace[len(fx.w.trace)-1].Op; op != "float_argsort" {
+		t.Errorf("argsort dispatches %s", op)
+	}
+	p := mustPanic(t, fx.w, method(m, "sort_with_indices", i(2)))
+	if !strings.Contains(p.Message, "dimension 2 out of bounds") || !strings.HasSuffix(p.Location, "orderable.rs:105") {
+		t.Errorf("sort_with_indices(2): %s at %s", p.Message, p.Location)
+	}
+}
+
+// burn-flex's asserts on reductions of nothing (crates/burn-flex/src/ops/
+// reduce.rs), as aggregation.rs and maxmin.rs expect them.
+func TestFlexReductionsOfNothing(t *testing.T) {
+	fx := newOpFixture(t, "autodiff")
+	empty := mustCall(t, fx.w, fnG("Tensor::empty", []string{"2"}, dims(3, 0), ref(fx.d))).(*Tensor)
+	vec := mustCall(t, fx.w, fnG("Tensor::empty", []string{"1"}, dims(0), ref(fx.d))).(*Tensor)
+	cases := []struct {
+		call    Call
+		message string
+		line    string
+	}{
+		{method(vec, "max"), "max: cannot reduce an empty tensor", "reduce.rs:432"},
+		{method(vec, "min"), "min: cannot reduce an empty tensor", "reduce.rs:467"},
+		{method(empty, "max_dim", i(1)), "max_dim: dimension 1 has size 0", "reduce.rs:1572"},
+		{method(empty, "min_dim", i(-1)), "min_dim: dimension 1 has size 0", "reduce.rs:1618"},
+		{method(empty, "argmax", i(1)), "argmax: dimension 1 has size 0", "reduce.rs:729"},
+		{method(empty, "argmin", i(1)), "argmin: dimension 1 has size 0", "reduce.rs:785"},
+		{method(empty, "max_dim_with_indices", i(1)), "max_dim_with_indices: dimension 1 has size 0", "reduce.rs:1665"},
+	}
+	for _, c := range cases {
+		p := mustPanic(t, fx.w, c.call)
+		if p.Message != c.message || !strings.HasSuffix(p.Location, c.line) {
+			t.Errorf("%s: %s at %s, want %s at %s", describe(c.call), p.Message, p.Location, c.message, c.line)
+		}
+	}
+	// An axis of size 0 that is not reduced is fine; sum of nothing is 0.
+	mustCall(t, fx.w, method(empty, "max_dim", i(0)))
+	mustCall(t, fx.w, method(vec, "sum"))
+	// A tracked float max_dim runs the _with_indices kernel.
+	ad := mustCall(t, fx.w, method(fx.d, "autodiff")).(*Device)
+	x := mustCall(t, fx.w, fnG("Tensor::empty", []string{"2"}, dims(3, 0), ref(ad))).(*Tensor)
+	x = mustCall(t, fx.w, method(x, "require_grad")).(*Tensor)
+	if p := mustPanic(t, fx.w, method(x, "max_dim", i(1))); p.Message != "max_dim_with_indices: dimension 1 has size 0" {
+		t.Errorf("tracked max_dim: %s", p.Message)
+	}
+	if p := mustPanic(t, fx.w, method(x, "max")); p.Message != "max_dim_with_indices: dimension 0 has size 0" {
+		t.Errorf("tracked max: %s", p.Message)
+	}
+}

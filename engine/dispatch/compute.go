@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"math"
+	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
 	"github.com/dispatch-playground/playground/engine/tensor"
@@ -290,6 +291,21 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 		return tensor.Cumulative(m, tv, dim(0))
 	case "topk":
 		return tensor.TopK(tv, int(args.sizes[0]), dim(0))
+	case "sort", "sort_descending", "argsort", "argsort_descending":
+		idxDT := outDT
+		if !strings.HasPrefix(m, "argsort") {
+			idxDT = tensor.I64
+		}
+		values, indices, _, err := tensor.SortWithIndices(tv, dim(0), strings.HasSuffix(m, "_descending"), idxDT)
+		switch {
+		case err != nil:
+			return nil, err
+		case !strings.HasPrefix(m, "argsort"):
+			return values, nil
+		case indices == nil:
+			return nil, tensor.ErrTiedOrder
+		}
+		return indices, nil
 	case "reshape", "flatten", "unsqueeze", "unsqueeze_dim", "squeeze", "squeeze_dim":
 		return tensor.Reshape(tv, intDims(out.shape))
 	case "transpose", "t":

@@ -223,6 +223,9 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	if p := w.prepare(pl.on); p != nil {
 		return nil, nil, p
 	}
+	if p := flexEmptyReduce(row.method, t, args.dims, pl); p != nil {
+		return nil, nil, w.failOp(op, t, p)
+	}
 	detach := row.method == "detach"
 	pl.leaf = pl.leaf || detach
 	out := w.output(pl, outKind, shape, dtype)
