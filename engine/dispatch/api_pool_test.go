@@ -199,3 +199,38 @@ func TestModuleDeformConv2d(t *testing.T) {
 		t.Errorf("channel mismatch: %q at %s", p.Message, p.Location)
 	}
 }
+
+func TestModuleUnfoldFoldEmbedding(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	opts := mustCall(t, w, fn("UnfoldOptions::new", dims(1, 1), dims(0, 0), dims(1, 1)))
+	cols := mustCall(t, w, fn("burn::tensor::module::unfold4d", ones(t, w, d, "", 1, 2, 3, 3), dims(2, 2), opts)).(*Tensor)
+	if !slices.Equal(cols.Shape(), []int64{1, 8, 4}) || w.Trace()[len(w.Trace())-1].Op != "unfold4d" {
+		t.Errorf("unfold4d: %v, op %s", cols.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+	before := len(w.Trace())
+	img := mustCall(t, w, fn("fold4d", cols, dims(3, 3), dims(2, 2), opts)).(*Tensor)
+	var ops []string
+	for _, ev := range w.Trace()[before:] {
+		ops = append(ops, ev.Op)
+	}
+	if !slices.Equal(img.Shape(), []int64{1, 2, 3, 3}) || !slices.Equal(ops, []string{"float_from_data", "float_reshape", "conv_transpose2d"}) {
+		t.Errorf("fold4d: %v, ops %v", img.Shape(), ops)
+	}
+	// The centre of 3x3 is in all four 2x2 blocks.
+	if v := img.floatValues(); len(v) != 18 || v[4] != 4 || v[0] != 1 {
+		t.Errorf("fold4d values %v", v)
+	}
+	p := mustPanic(t, w, fn("fold4d", cols, dims(4, 4), dims(2, 2), opts))
+	want := "assertion `left == right` failed: fold4d: number of blocks (4) does not match the expected grid (3 x 3) for the given output size and options\n  left: 4\n right: 9"
+	if p.Message != want || p.Location != "crates/burn-backend/src/backend/ops/modules/base.rs:547" {
+		t.Errorf("fold4d to 4x4: %q at %s", p.Message, p.Location)
+	}
+	if p := mustPanic(t, w, fn("UnfoldOptions::new", dims(1, 1), dims(0, 0), dims(1, 0))); p.Message != "dilation must be non-zero" {
+		t.Errorf("dilation 0: %q", p.Message)
+	}
+	emb := mustCall(t, w, fn("embedding", ones(t, w, d, "", 4, 3), ones(t, w, d, "Int", 2, 5))).(*Tensor)
+	if !slices.Equal(emb.Shape(), []int64{2, 5, 3}) || w.Trace()[len(w.Trace())-1].Op != "embedding" || len(emb.floatValues()) != 30 {
+		t.Errorf("embedding: %v, op %s", emb.Shape(), w.Trace()[len(w.Trace())-1].Op)
+	}
+}

@@ -83,8 +83,8 @@ func (w *World) call(c Call) (Value, error) {
 	case *Devices:
 		v, ue, p = w.devicesMethod(r, c)
 	case *Enum:
-		if dv, due, ok := dtypeMethod(r, c); ok {
-			v, ue = dv, due
+		if dv, due, dp, ok := dtypeMethod(r, c); ok {
+			v, ue, p = dv, due, dp
 		} else if HasOperator(r, c.Method) {
 			v, ue, p = w.filterOperator(r, c)
 		} else {
@@ -199,11 +199,20 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.interpolateOptionsFunction(name, c)
 	case "DeformConvOptions":
 		return w.deformConvOptionsFunction(name, c)
+	case "UnfoldOptions":
+		return w.unfoldOptionsFunction(name, c)
 	case "AttentionModuleOptions":
 		if name == "default" && len(c.Args) == 0 {
 			return &Enum{Type: "Default", Variant: "default"}, nil, nil
 		}
+	case "FloatDType", "IntDType", "BoolDType", "BoolStore":
+		if name == "from" && len(c.Args) == 1 {
+			return dtypeConvert(c.Args[0], typ)
+		}
 	case "DType":
+		if name == "from" && len(c.Args) == 1 {
+			return dtypeConvert(c.Args[0], typ)
+		}
 		if name == "Bool" && len(c.Args) == 1 {
 			return &Enum{Type: "DType", Variant: "Bool", Fields: c.Args}, nil, nil
 		}
@@ -234,6 +243,10 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.attention(c, name == "attention_fallback")
 	case "deform_conv2d":
 		return w.deformConv2d(c)
+	case "unfold4d", "fold4d":
+		return w.unfold4d(c, name == "fold4d")
+	case "embedding":
+		return w.embedding(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)

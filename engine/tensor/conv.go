@@ -28,7 +28,11 @@ func ConvOutputSize(in, kernel, stride, padding, dilation, paddingOut int64, tra
 	if transpose {
 		size = (in-1)*stride - 2*padding + dilation*(kernel-1) + paddingOut + 1
 	} else {
-		size = (in+2*padding-dilation*(kernel-1)-1)/max(stride, 1) + 1
+		n := in + 2*padding - dilation*(kernel-1) - 1
+		if n < 0 {
+			return 0
+		}
+		size = n/max(stride, 1) + 1
 	}
 	return max(size, 0)
 }
