@@ -234,3 +234,19 @@ func TestModuleUnfoldFoldEmbedding(t *testing.T) {
 		t.Errorf("embedding: %v, op %s", emb.Shape(), w.Trace()[len(w.Trace())-1].Op)
 	}
 }
+
+func TestModuleBatchNorm(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x, c3 := ones(t, w, d, "", 2, 3, 4), ones(t, w, d, "", 3)
+	// (1 - 1) / sqrt(1 + 3) * 1 + 1 = 1.
+	out := mustCall(t, w, fn("burn::tensor::module::batch_norm", x, c3, c3, c3, c3, f(3))).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{2, 3, 4}) || w.Trace()[len(w.Trace())-1].Op != "batch_norm" || out.floatValues()[0] != 1 {
+		t.Errorf("batch_norm: %v, op %s, %v", out.Shape(), w.Trace()[len(w.Trace())-1].Op, out.floatValues())
+	}
+	p := mustPanic(t, w, fn("batch_norm", x, c3, c3, ones(t, w, d, "", 4), c3, f(1e-5)))
+	want := "assertion `left == right` failed: invalid batch norm mean shape\n  left: [4]\n right: [3]"
+	if p.Message != want || p.Location != "crates/burn-tensor/src/tensor/module.rs:34" {
+		t.Errorf("mean of 4: %q at %s", p.Message, p.Location)
+	}
+}

@@ -205,13 +205,16 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		if name == "default" && len(c.Args) == 0 {
 			return &Enum{Type: "Default", Variant: "default"}, nil, nil
 		}
-	case "FloatDType", "IntDType", "BoolDType", "BoolStore":
+	case "FloatDType", "IntDType", "BoolDType", "BoolStore", "DType":
 		if name == "from" && len(c.Args) == 1 {
-			return dtypeConvert(c.Args[0], typ)
+			v, ue, p := dtypeConvert(c.Args[0], typ)
+			if p != nil {
+				p = p.on(1)
+			}
+			return v, ue, p
 		}
-	case "DType":
-		if name == "from" && len(c.Args) == 1 {
-			return dtypeConvert(c.Args[0], typ)
+		if typ != "DType" {
+			break
 		}
 		if name == "Bool" && len(c.Args) == 1 {
 			return &Enum{Type: "DType", Variant: "Bool", Fields: c.Args}, nil, nil
@@ -247,6 +250,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.unfold4d(c, name == "fold4d")
 	case "embedding":
 		return w.embedding(c)
+	case "batch_norm":
+		return w.batchNorm(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
