@@ -36,7 +36,7 @@ func HasElementMethod(v Value, method string) bool {
 	case Int, Float, Bool:
 		return method == "elem"
 	case *Enum:
-		return x.Type == "DType" && dtypeMethods[method]
+		return (x.Type == "DType" && dtypeMethods[method]) || (method == "into" && dtypeKinds[x.Type])
 	}
 	return false
 }
@@ -171,14 +171,22 @@ func unrepresentable(src, value, target string) *UsageError {
 		Message: fmt.Sprintf("converting %s %s to %s panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", src, value, target)}
 }
 
-// dtypeMethod is a method of DType (crates/burn-std/src/tensor/dtype.rs:78-134).
-func dtypeMethod(e *Enum, c Call) (Value, *UsageError, bool) {
+// dtypeMethod is a method of DType (crates/burn-std/src/tensor/dtype.rs:78-134),
+// or `.into()` between DType, FloatDType, IntDType and BoolDType.
+func dtypeMethod(e *Enum, c Call) (Value, *UsageError, *Panic, bool) {
+	if c.Method == "into" && dtypeKinds[e.Type] {
+		if len(c.Args) != 0 {
+			return nil, errArgCount(true, 0, len(c.Args)), nil, true
+		}
+		v, ue, p := dtypeConvert(e, strings.TrimSpace(c.Expect))
+		return v, ue, p, true
+	}
 	if e.Type != "DType" {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	d, ue := dtypeValue(e)
 	if ue != nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	a := argList{c: c, method: true}
 	var v Value
@@ -191,7 +199,7 @@ func dtypeMethod(e *Enum, c Call) (Value, *UsageError, bool) {
 				v = Str("qfloat")
 				break
 			}
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		v = Str(td.Name())
 	case "is_float":
@@ -203,10 +211,77 @@ func dtypeMethod(e *Enum, c Call) (Value, *UsageError, bool) {
 	case "is_bool":
 		v = Bool(d.IsBool())
 	default:
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if ue := a.want(0); ue != nil {
-		return nil, ue, true
+		return nil, ue, nil, true
 	}
-	return v, nil, true
+	return v, nil, nil, true
+}
+
+// dtypeKinds are the dtype enums the From impls of dtype.rs convert between.
+var dtypeKinds = map[string]bool{"DType": true, "FloatDType": true, "IntDType": true, "BoolDType": true, "BoolStore": true}
+
+// dtypeConvert is `T::from(v)` / `v.into()` for the dtype enums
+// (crates/burn-std/src/tensor/dtype.rs): FloatDType and IntDType from a
+// DType of their kind, else the panics at dtype.rs:215 and :256; a DType
+// from any of them. BoolDType is BoolStore (dtype.rs:286).
+func dtypeConvert(v Value, target string) (Value, *UsageError, *Panic) {
+	e, ok := Deref(v).(*Enum)
+	if !ok || !dtypeKinds[e.Type] {
+		return nil, errArgType(1, "DType", v), nil
+	}
+	target = strings.TrimPrefix(target, "burn::tensor::")
+	if target == "BoolDType" {
+		target = "BoolStore"
+	}
+	if target == "" {
+		return nil, &UsageError{Code: "type-mismatch", Arg: -1, Message: "type annotations needed"}, nil
+	}
+	src := e.Type
+	if src == "BoolDType" {
+		src = "BoolStore"
+	}
+	var d DType
+	if src == "BoolStore" {
+		d = DType("Bool(" + e.Variant + ")")
+	} else {
+		var ue *UsageError
+		if d, ue = dtypeValue(e); ue != nil {
+			return nil, ue, nil
+		}
+	}
+	if src == target {
+		return e, nil, nil
+	}
+	switch {
+	case target == "DType":
+		return dtypeEnum(d), nil, nil
+	case src != "DType":
+		// No From between two dtype kinds.
+		return nil, &UsageError{Code: "wrong-arguments", Arg: -1,
+			Message: "the trait bound `" + target + ": From<" + src + ">` is not satisfied"}, nil
+	case target == "FloatDType":
+		if !d.IsFloat() {
+			return nil, nil, panicFloatDTypeConversion(d)
+		}
+		return &Enum{Type: "FloatDType", Variant: string(d)}, nil, nil
+	case target == "IntDType":
+		if !d.IsInt() {
+			return nil, nil, panicIntDTypeConversion(d)
+		}
+		return &Enum{Type: "IntDType", Variant: string(d)}, nil, nil
+	case target == "BoolStore":
+		// From<DType> for BoolDType (dtype.rs:293-307): a Bool(store), or
+		// U8 and U32 for the compat BoolElem.
+		switch {
+		case d.IsBool():
+			return &Enum{Type: "BoolStore", Variant: strings.TrimSuffix(strings.TrimPrefix(string(d), "Bool("), ")")}, nil, nil
+		case d == U8 || d == U32:
+			return &Enum{Type: "BoolStore", Variant: string(d)}, nil, nil
+		}
+		return nil, errUnsupported("BoolDType::from of a non-bool DType (a panic at dtype.rs:304)"), nil
+	}
+	return nil, &UsageError{Code: "wrong-arguments", Arg: -1,
+		Message: "the trait bound `" + target + ": From<" + src + ">` is not satisfied"}, nil
 }

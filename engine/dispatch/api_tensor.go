@@ -157,6 +157,15 @@ func (w *World) creationOptions(a argList, i int) (*Device, DType, *UsageError, 
 	v := a.get(i)
 	if tup, ok := v.(Tuple); ok && len(tup) == 2 {
 		d, ok := Deref(tup[0]).(*Device)
+		if !ok && isDefaultMarker(tup[0]) {
+			// `(&Default::default(), dtype)`: From<(&Device, DType)> is the
+			// one tuple impl (options.rs:93-98), so rustc infers a Device.
+			var p *Panic
+			if d, p = w.defaultDevice(); p != nil {
+				return nil, "", nil, p
+			}
+			ok = true
+		}
 		if !ok {
 			return nil, "", errArgType(i+1, "(&Device, DType)", a.c.Args[i]), nil
 		}

@@ -205,3 +205,75 @@ func TestTensorCast(t *testing.T) {
 		}
 	}
 }
+
+// `(&Default::default(), dtype)` creation options: the tuple impl takes a
+// &Device, so the default is the default device (options.rs:93-98).
+func TestCreationOptionsDefaultDevice(t *testing.T) {
+	w := world(t, "flex")
+	def := &Enum{Type: "Default", Variant: "default"}
+	want := Debug(mustCall(t, w, fn("Device::default")))
+	for _, name := range []string{"zeros", "ones", "empty"} {
+		x := mustCall(t, w, fnG("Tensor::"+name, []string{"2"}, dims(2, 3), Tuple{ref(def), enum("DType", "F16")})).(*Tensor)
+		if x.DType() != F16 || Debug(x.Device()) != want || w.Trace()[len(w.Trace())-1].Op != "float_"+name {
+			t.Errorf("%s with (&Default::default(), F16): %s on %s", name, x.DType(), Debug(x.Device()))
+		}
+	}
+	x := mustCall(t, w, fnG("Tensor::full", []string{"1"}, dims(2), f(2.5), Tuple{ref(def), enum("DType", "F64")})).(*Tensor)
+	if x.DType() != F64 || !strings.Contains(display(t, x), "[2.5, 2.5]") {
+		t.Errorf("full with (&Default::default(), F64):\n%s", display(t, x))
+	}
+	if ue := mustReject(t, w, fnG("Tensor::zeros", []string{"1"}, dims(2), Tuple{i(1), enum("DType", "F16")})); ue.Code != "wrong-arguments" || !strings.HasPrefix(ue.Message, "mismatched types: expected `(&Device, DType)`") {
+		t.Errorf("a tuple without a device: %+v", ue)
+	}
+}
+
+// The From impls between DType, FloatDType, IntDType and BoolDType
+// (burn-std/src/tensor/dtype.rs:207-316), as T::from(x) and x.into().
+func TestDTypeConversions(t *testing.T) {
+	w := world(t, "flex")
+	into := func(v Value, target string) Call { return Call{Recv: v, Method: "into", Expect: target} }
+	cases := []struct {
+		name string
+		call Call
+		want string
+	}{
+		{"FloatDType::from(DType::F16)", fn("FloatDType::from", enum("DType", "F16")), "F16"},
+		{"DType into FloatDType", into(enum("DType", "BF16"), "FloatDType"), "BF16"},
+		{"DType into IntDType", into(enum("DType", "U16"), "IntDType"), "U16"},
+		{"IntDType into DType", into(enum("IntDType", "I8"), "DType"), "I8"},
+		{"DType::from(FloatDType::F64)", fn("DType::from", enum("FloatDType", "F64")), "F64"},
+		{"DType::from(BoolStore::U8)", fn("DType::from", enum("BoolStore", "U8")), "Bool(U8)"},
+		{"BoolDType from a bool DType", into(enum("DType", "Bool", enum("BoolStore", "U32")), "BoolDType"), "U32"},
+		{"BoolDType from the compat U8", into(enum("DType", "U8"), "BoolDType"), "U8"},
+	}
+	for _, c := range cases {
+		v := mustCall(t, w, c.call)
+		if got := Debug(v); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if e := mustCall(t, w, into(enum("DType", "F32"), "FloatDType")).(*Enum); e.Type != "FloatDType" {
+		t.Errorf("DType into FloatDType is a %s", e.Type)
+	}
+	p := mustPanic(t, w, fn("FloatDType::from", enum("DType", "I32")))
+	if p.ID != "std-float-dtype" || p.Message != "Expected float data type, got I32" || p.Input != 1 {
+		t.Errorf("FloatDType::from(DType::I32): %+v", p)
+	}
+	p = mustPanic(t, w, into(enum("DType", "F32"), "IntDType"))
+	if p.ID != "std-int-dtype" || p.Message != "Expected int data type, got F32" {
+		t.Errorf("DType::F32.into() as IntDType: %+v", p)
+	}
+	rejects := []struct {
+		name string
+		call Call
+		msg  string
+	}{
+		{"into with no target", into(enum("DType", "F32"), ""), "type annotations needed"},
+		{"between two kinds", into(enum("FloatDType", "F32"), "IntDType"), "the trait bound `IntDType: From<FloatDType>` is not satisfied"},
+	}
+	for _, c := range rejects {
+		if ue := mustReject(t, w, c.call); ue.Message != c.msg {
+			t.Errorf("%s: %+v", c.name, ue)
+		}
+	}
+}
