@@ -232,3 +232,25 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestGlobImportedBurnFunctions: a function a glob import of burn-tensor's
+// module brings is that function, modelled or not, never rustc's "cannot
+// find function".
+func TestGlobImportedBurnFunctions(t *testing.T) {
+	fn := strings.TrimPrefix(firstUnmodelled(t, "    let w = %s;\n", unmodelledFunctions...), "activation::")
+	name := strings.SplitN(fn, "(", 2)[0]
+	src := "use burn::tensor::Tensor;\nuse burn::tensor::activation::*;\nfn main() {\n    let device = Default::default();\n" +
+		"    let t = Tensor::<2>::from_data([[-1.0, 2.0], [3.0, -4.0]], &device);\n" +
+		"    let r = relu(t.clone());\n    println!(\"{}\", r.into_data());\n    let w = " + fn + ";\n}\n"
+	res := run(t, engine.Request{Snippet: src})
+	if res.Status != "ok" {
+		t.Fatalf("status %s:\n%s", res.Status, Summary(res))
+	}
+	ds := diagsOf(res, "playground-unmodelled")
+	if len(ds) != 1 || spanOf(src, ds[0]) != fn || !strings.Contains(ds[0].Message, "`burn::tensor::activation::"+name+"`") {
+		t.Errorf("want one playground-unmodelled warning at %q naming %s:\n%s", fn, name, Summary(res))
+	}
+	if !strings.Contains(res.Output, "[0.0, 2.0, 3.0, 0.0]") {
+		t.Errorf("relu through the glob import: output %q", res.Output)
+	}
+}

@@ -211,6 +211,9 @@ func (in *interp) callUnscoped(name string, e *syntax.CallExpr, path *syntax.Pat
 	case "drop":
 		return dispatch.Unit{}, nil
 	}
+	if v, sig, ok := in.globBurnCall(name, args, e); ok {
+		return v, sig
+	}
 	in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error,
 		Message: fmt.Sprintf("cannot find function `%s` in this scope", name), File: diag.MainRS, Range: path.Range})
 	return unknown, nil

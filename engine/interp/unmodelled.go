@@ -263,3 +263,31 @@ func (in *interp) forgetMutated(call dispatch.Call, recv syntax.Expr, args []syn
 		}
 	}
 }
+
+// globBurnCall is a function a glob import of one of burn-tensor's modules
+// brings (`use burn::tensor::activation::*;` then `relu(x)`): the call of
+// its full path, as if the program had written it.
+func (in *interp) globBurnCall(name string, args []value, e *syntax.CallExpr) (value, *signal, bool) {
+	if in.mod == nil {
+		return nil, nil, false
+	}
+	for _, glob := range in.mod.globs {
+		target := in.resolveIn(in.mod, glob, 0)
+		if target.external == nil || target.item.module != nil {
+			continue
+		}
+		full := append(append([]string{}, target.external...), name)
+		if len(burnapi.Default().Function(full)) == 0 {
+			continue
+		}
+		inputs := []source.Range{e.Fun.Span()}
+		for _, a := range e.Args {
+			inputs = append(inputs, a.Span())
+		}
+		bc := dispatch.Call{Path: full, Args: args}
+		v, sig := in.burn(bc, e.Range, inputs)
+		in.forgetMutated(bc, nil, e.Args, v, sig)
+		return v, sig, true
+	}
+	return nil, nil, false
+}

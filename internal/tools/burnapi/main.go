@@ -156,7 +156,7 @@ type row struct {
 }
 
 func (r row) key() string {
-	return strings.Join([]string{r.path, r.name, r.item, r.kinds, r.rank, r.source}, "\x00")
+	return strings.Join([]string{r.path, r.name, r.item, r.kinds, r.rank, r.source, r.params, r.trait}, "\x00")
 }
 
 // Columns of the table, in order.
@@ -441,7 +441,7 @@ func feature(c cfg, _ *crate) string {
 func aliases(w *world, core, burn, tensor *crate) []row {
 	var out []row
 	tensorItems := map[*item]string{}
-	items, _ := w.walk(tensor)
+	items, tensorMods := w.walk(tensor)
 	for _, r := range items {
 		if r.b.item != nil {
 			tensorItems[r.b.item] = r.path + "::" + r.name
@@ -458,6 +458,14 @@ func aliases(w *world, core, burn, tensor *crate) []row {
 			p := mods[m]
 			if m == tensor.root || w.globsRoot(m, tensor) {
 				out = append(out, row{item: "alias", path: p, name: "*", params: tensor.name, feature: "-"})
+				continue
+			}
+			if m.crate == tensor {
+				// A module of burn-tensor's under another path
+				// (burn::server is burn_core::tensor::server).
+				if tp, ok := tensorMods[m]; ok && !strings.HasPrefix(p, "burn_tensor") {
+					out = append(out, row{item: "alias", path: p, name: "*", params: tp, feature: feature(m.cfg, tensor)})
+				}
 				continue
 			}
 			if m.crate != c {
@@ -481,7 +489,25 @@ func aliases(w *world, core, burn, tensor *crate) []row {
 			}
 		}
 	}
-	return out
+	// A module's alias that a root alias already gives (burn::tensor::linalg
+	// under burn::tensor) is left out.
+	roots := map[string]bool{}
+	for _, r := range out {
+		if r.item == "alias" && r.name == "*" && r.params == tensor.name {
+			roots[r.path] = true
+		}
+	}
+	kept := out[:0]
+	for _, r := range out {
+		if r.item == "alias" && r.name == "*" && r.params != tensor.name {
+			rest := strings.TrimPrefix(r.params, tensor.name)
+			if i := strings.LastIndex(r.path, rest); i > 0 && strings.HasSuffix(r.path, rest) && roots[r.path[:i]] {
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // globsRoot reports whether a module re-exports a crate's root whole
