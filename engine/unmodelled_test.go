@@ -104,6 +104,8 @@ func TestUnmodelledBurnItems(t *testing.T) {
 			"unknown-function", "error", "burn::tensor::linalg::no_such(t.clone())", "cannot find function `no_such` in module `burn::tensor::linalg`", "rejected"},
 		{"a Float method on an Int tensor", "", "    let i = Tensor::<1, Int>::arange(0..3, &device);\n    let e = i.erf();\n",
 			"unknown-method", "error", "erf", "erf", "rejected"},
+		{"a method of Tensor<1> on a Tensor<2>", "", "    let e = t.clone().dot(t.clone());\n",
+			"unknown-method", "error", "dot", "no method named `dot` found", "rejected"},
 		{"a method behind a feature the program lacks", flexOnly, "    let d = Tensor::<1>::zeros([1], &burn::tensor::Device::flex()).device();\n    let p = d.performance_stats(&[]);\n",
 			"feature-not-enabled", "error", "performance_stats", "no method named `performance_stats` found", "rejected"},
 		{"the same method with the feature", "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n", "    let d = Tensor::<1>::zeros([1], &device).device();\n    let p = d.performance_stats(&[]);\n",

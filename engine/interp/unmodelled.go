@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -41,7 +42,15 @@ func burnItems(call dispatch.Call) []burnapi.Item {
 		if r.Kind() == dispatch.KindQFloat {
 			kind = "Float" // a quantized tensor is a Tensor<D, Float>
 		}
-		return t.Member("Tensor", call.Method, kind, true)
+		// A method of a fixed-rank impl (dot of Tensor<1, K>) is not one
+		// of a tensor of another rank.
+		var out []burnapi.Item
+		for _, it := range t.Member("Tensor", call.Method, kind, true) {
+			if it.Rank == "" || it.Rank == "D" || it.Rank == strconv.Itoa(r.Rank()) {
+				out = append(out, it)
+			}
+		}
+		return out
 	case *dispatch.Enum:
 		return t.Member(r.Type, call.Method, "", true)
 	case nil:
