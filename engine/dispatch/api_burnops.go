@@ -475,6 +475,9 @@ func (w *World) withIndices(t *Tensor, method string, a argList) (Value, *UsageE
 	if p := checkFailed(f); p != nil {
 		return nil, nil, p
 	}
+	if t.kind == KindQFloat {
+		return w.qWithIndices(t, method, a)
+	}
 	op := t.kind.opPrefix() + "_" + method
 	if strings.HasPrefix(method, "sort_descending") {
 		op = t.kind.opPrefix() + "_sort_with_indices"

@@ -443,6 +443,10 @@ func (w *World) split(t *Tensor, method string, a argList) (Value, *UsageError, 
 	parts := make([]Value, 0, len(sizes))
 	start := 0
 	for _, s := range sizes {
+		if s == 0 && method == "split_with_sizes" {
+			// A zero length yields no part (base.rs:2780-2784).
+			continue
+		}
 		shape := t.Shape()
 		shape[d] = s
 		out, p := w.unaryOp(t, t.kind.opPrefix()+"_slice", t.kind, shape, t.dtype)

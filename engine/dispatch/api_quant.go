@@ -321,17 +321,8 @@ func (w *World) quantizeDynamic(t *Tensor, a argList) (Value, *UsageError, *Pani
 	}
 	if t.values != nil && computesQuantized(t.on) {
 		if f, ok := tensor.F32Values(t.values); ok {
-			if lo, hi, _, err := tensor.ComputeRange(f, t.values.Shape, s, tensor.MinMax); err == nil {
-				if scales, g, hasG, err := tensor.ComputeQParams(s, lo, hi); err == nil {
-					var global *float32
-					if hasG {
-						global = &g
-					}
-					q, err := tensor.Quantize(f, t.values.Shape, s, scales, global)
-					if err == nil {
-						w.setQuantized(out, q)
-					}
-				}
+			if q, err := dispatchQuantize(f, t.values.Shape, s); err == nil {
+				w.setQuantized(out, q)
 			}
 		}
 	}
@@ -453,20 +444,30 @@ func (w *World) requantize(out *Tensor, s tensor.QuantScheme) (*Tensor, *Panic) 
 	}
 	if out.values != nil && computesQuantized(out.on) {
 		if f, ok := tensor.F32Values(out.values); ok {
-			if lo, hi, _, err := tensor.ComputeRange(f, out.values.Shape, s, tensor.MinMax); err == nil {
-				if scales, g, hasG, err := tensor.ComputeQParams(s, lo, hi); err == nil {
-					var global *float32
-					if hasG {
-						global = &g
-					}
-					if qt, err := tensor.Quantize(f, out.values.Shape, s, scales, global); err == nil {
-						w.setQuantized(q, qt)
-					}
-				}
+			if qt, err := dispatchQuantize(f, out.values.Shape, s); err == nil {
+				w.setQuantized(q, qt)
 			}
 		}
 	}
 	return q, nil
+}
+
+// dispatchQuantize is Dispatch's quantize_dynamic on values: compute_range
+// with MinMax, compute_q_params, then Flex's quantize.
+func dispatchQuantize(f []float32, shape []int, s tensor.QuantScheme) (*tensor.QTensor, error) {
+	lo, hi, _, err := tensor.ComputeRange(f, shape, s, tensor.MinMax)
+	if err != nil {
+		return nil, err
+	}
+	scales, g, hasG, err := tensor.ComputeQParams(s, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	var global *float32
+	if hasG {
+		global = &g
+	}
+	return tensor.Quantize(f, shape, s, scales, global)
 }
 
 // keepQuantized gives the result of a layout op on a quantized tensor its
@@ -749,7 +750,7 @@ func (w *World) computeQuantized(out *Tensor, inputs []*Tensor, f func() (*tenso
 		}
 	}
 	s, ok := schemeOf(out.dtype)
-	if src == nil || !ok || !computesQuantized(out.on) {
+	if !ok || !computesQuantized(out.on) {
 		return
 	}
 	v, err := f()
@@ -761,9 +762,13 @@ func (w *World) computeQuantized(out *Tensor, inputs []*Tensor, f func() (*tenso
 		return
 	}
 	var q *tensor.QTensor
-	if s.HasBlock {
+	switch {
+	case src == nil:
+		// A quantized result of float operands is quantize_dynamic's.
+		q, err = dispatchQuantize(vals, v.Shape, s)
+	case s.HasBlock:
 		q, err = tensor.QuantizeDynamic(vals, v.Shape, s)
-	} else {
+	default:
 		q, err = tensor.Quantize(vals, v.Shape, s, src.q.Scales, globalOf(src.q))
 	}
 	if err == nil {
@@ -1111,4 +1116,34 @@ func firstDim(s []int64) int64 {
 		return 0
 	}
 	return s[0]
+}
+
+// qWithIndices is q_sort_with_indices, q_max_dim_with_indices,
+// q_min_dim_with_indices and q_topk_with_indices at the Dispatch level
+// (burn-backend ops/qtensor.rs:1009-1024, 1086-1149, 1286-1299): the
+// float op on the dequantized tensor, its values quantized again with
+// the input's scheme.
+func (w *World) qWithIndices(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	s, _ := schemeOf(t.dtype)
+	d, p := w.dequantizeTo(t, w.defaultsFor(t.on).float)
+	if p != nil {
+		return nil, nil, p
+	}
+	v, ue, p := w.withIndices(d, method, a)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	tup, ok := v.(Tuple)
+	if !ok || len(tup) != 2 {
+		return v, nil, nil
+	}
+	vals, ok := tup[0].(*Tensor)
+	if !ok {
+		return v, nil, nil
+	}
+	q, p := w.requantize(vals, s)
+	if p != nil {
+		return nil, nil, p
+	}
+	return Tuple{q, tup[1]}, nil, nil
 }

@@ -195,9 +195,19 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		pl = routeUnary(t, outKind)
 	case "binary":
 		o := args.tensors[0]
-		if t.kind == KindFloat {
+		switch {
+		case row.method == "matmul" && (t.kind == KindQFloat) != (o.kind == KindQFloat):
+			// q_matmul of a float and a quantized operand is binary_float!:
+			// the float decides (burn-dispatch ops/qtensor.rs:132-200).
+			op = "q_matmul"
+			if t.kind == KindFloat {
+				pl, p = w.routeFloatAny(t, o)
+			} else {
+				pl, p = w.routeFloatAny(o, t)
+			}
+		case t.kind == KindFloat:
 			pl, p = w.routeBinaryFloat(t, o)
-		} else {
+		default:
 			pl, p = w.routeBinaryOp(t, o)
 		}
 	case "any":
