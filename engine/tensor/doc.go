@@ -2,7 +2,11 @@
 // (Burn commit 2c06be35), so a snippet shows what it computes and not only
 // where it runs: creation, element-wise arithmetic and comparisons with
 // Burn's broadcasting, reductions, matmul, shape and indexing ops,
-// activations, casts, reverse-mode autodiff for tracked float tensors, and
+// activations, casts, burn::tensor::module's pools, interpolation,
+// convolutions (transposed, deformable), attention, CTC loss and
+// unfold/fold as burn-flex computes them (pool.go, interpolate.go,
+// conv.go, deform.go, attention.go, ctc.go, unfold4d.go),
+// reverse-mode autodiff for tracked float tensors, and
 // the exact text Rust prints for a Tensor (`{}` and `{:?}`), a TensorData
 // (`{}`, `{:?}`) and TensorData's assert_eq / assert_approx_eq failures.
 //
