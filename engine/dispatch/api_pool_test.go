@@ -3,6 +3,8 @@ package dispatch
 import (
 	"slices"
 	"testing"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 func TestModulePools(t *testing.T) {
@@ -248,5 +250,26 @@ func TestModuleBatchNorm(t *testing.T) {
 	want := "assertion `left == right` failed: invalid batch norm mean shape\n  left: [4]\n right: [3]"
 	if p.Message != want || p.Location != "crates/burn-tensor/src/tensor/module.rs:34" {
 		t.Errorf("mean of 4: %q at %s", p.Message, p.Location)
+	}
+}
+
+// TestModuleFunctionsStayInBudget runs module functions whose work is far
+// beyond the run's budget: the outputs keep their shapes and carry no
+// values, and the run says values were elided.
+func TestModuleFunctionsStayInBudget(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	none := enum("Option", "None")
+	// 1x64x100x100 with a 64x64x9x9 kernel: 3.3*10^9 multiply-adds, 640,000 elements.
+	x := ones(t, w, d, "", 1, 64, 100, 100)
+	weight := ones(t, w, d, "", 64, 64, 9, 9)
+	opts := mustCall(t, w, fn("ConvOptions::new", dims(1, 1), dims(4, 4), dims(1, 1), i(1)))
+	conv := mustCall(t, w, fn("conv2d", x, weight, none, opts)).(*Tensor)
+	pooled := mustCall(t, w, fn("max_pool2d", x, dims(50, 50), dims(1, 1), dims(0, 0), dims(1, 1), Bool(false))).(*Tensor)
+	if !slices.Equal(conv.Shape(), []int64{1, 64, 100, 100}) || conv.values != nil || pooled.values != nil || !w.budget.Elided() {
+		t.Errorf("over budget: conv %v values %v, pool values %v, elided %v", conv.Shape(), conv.values != nil, pooled.values != nil, w.budget.Elided())
+	}
+	if w.budget.WorkUsed() > tensor.DefaultWork {
+		t.Errorf("work used %d", w.budget.WorkUsed())
 	}
 }
