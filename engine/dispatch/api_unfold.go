@@ -48,7 +48,7 @@ func (w *World) unfoldOptionsFunction(name string, c Call) (Value, *UsageError, 
 	return &UnfoldOptions{stride: arrays[0], padding: arrays[1], dilation: arrays[2]}, nil, nil
 }
 
-func pair(v []int64) [2]int { return [2]int{int(v[0]), int(v[1])} }
+func usizePair(v []int64) [2]int { return [2]int{int(v[0]), int(v[1])} }
 
 // unfold4d is module::unfold4d(x, kernel_size, options) and, when fold,
 // module::fold4d(x, output_size, kernel_size, options).
@@ -97,7 +97,7 @@ func (w *World) unfold4d(c Call, fold bool) (Value, *UsageError, *Panic) {
 			if !ok || !w.budget.TakeWork(work) {
 				return nil, tensor.ErrBudget
 			}
-			return tensor.Unfold4d(x.values, pair(kernel), pair(opts.stride), pair(opts.padding), pair(opts.dilation))
+			return tensor.Unfold4d(x.values, usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
 		})
 	}
 	if p != nil {
@@ -136,7 +136,7 @@ func (w *World) unfold4d(c Call, fold bool) (Value, *UsageError, *Panic) {
 		if !ok || !w.budget.TakeWork(work) {
 			return nil, tensor.ErrBudget
 		}
-		return tensor.Fold4d(x.values, pair(size), pair(kernel), pair(opts.stride), pair(opts.padding), pair(opts.dilation))
+		return tensor.Fold4d(x.values, usizePair(size), usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
 	})
 }
 
