@@ -81,6 +81,12 @@ let u: Tensor<1> = [1.0, 2.0].into();
 let v: Tensor<1> = TensorData::from([3.0, 4.0]).into();
 println!("{}", (u + v).sum().into_scalar::<f32>());
 `, "10\n", []string{"float_from_data", "float_from_data", "float_add", "float_sum", "float_into_data"}},
+		{"TensorData's element constructors and iter", `use burn::tensor::{Tensor, TensorData};
+let data = Tensor::<1>::from_data([1.5, -2.5], &Default::default()).into_data();
+let v: Vec<f32> = data.iter::<f32>().collect();
+let z = TensorData::zeros::<f32, _>([2]);
+println!("{:?} {:?} {:?} {:?}", v, data.iter::<i64>().next(), z.to_vec::<f32>().unwrap(), TensorData::full([2], 7i32).to_vec::<i32>().unwrap());
+`, "[1.5, -2.5] Some(1) [0.0, 0.0] [7, 7]\n", []string{"float_from_data", "float_into_data"}},
 		{"a parameter of the program's own type decides it", `#[derive(Default, Debug)]
 struct Cfg { n: u32 }
 fn take(c: &Cfg) -> u32 { c.n + 1 }

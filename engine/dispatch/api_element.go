@@ -285,3 +285,135 @@ func dtypeConvert(v Value, target string) (Value, *UsageError, *Panic) {
 	return nil, &UsageError{Code: "wrong-arguments", Arg: -1,
 		Message: "the trait bound `" + target + ": From<" + src + ">` is not satisfied"}, nil
 }
+
+// ---- TensorData built from, and read as, elements ----
+
+// dataFilled is TensorData::zeros::<E, _>(shape), ones and full(shape, value)
+// (crates/burn-std/src/data/tensor/base.rs:269-304): every element is
+// 0.elem(), 1.elem() or the fill value, as E. E is the turbofish, else the
+// fill value's own type; zeros and ones without one are unknown data.
+func (w *World) dataFilled(name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	want := 1
+	if name == "full" {
+		want = 2
+	}
+	if ue := a.want(want); ue != nil {
+		return nil, ue, nil
+	}
+	shape, ue := shapeArg(a, 0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	elem := ""
+	if n := len(c.Generics); n > 0 && len(c.Generics[n-1]) >= 1 {
+		elem = strings.TrimSpace(c.Generics[n-1][0])
+	}
+	var fill Value = Int{V: 0}
+	switch name {
+	case "ones":
+		fill = Int{V: 1}
+	case "full":
+		fill = a.get(1)
+		if elem == "" || elem == "_" {
+			switch x := fill.(type) {
+			case Float:
+				elem = x.Suffix
+				if elem == "" {
+					elem = "f64"
+				}
+			case Int:
+				elem = x.Suffix
+				if elem == "" {
+					elem = "i32"
+				}
+			case Bool:
+				elem = "bool"
+			}
+		}
+	}
+	dt, ok := elementTypes[elem]
+	if !ok {
+		return Unknown{}, nil, nil
+	}
+	if name == "full" {
+		// full takes an E: the value is the element as it is.
+		if !sameElement(fill, elem) {
+			return nil, errArgType(2, elem, c.Args[1]), nil
+		}
+	}
+	v, ue := toElement(fill, elem)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	out := &TensorData{shape: shape, dtype: dt}
+	vd, ok := valueDType(dt)
+	n, fits := numElements(shape)
+	if !ok || !fits || n > maxDataLiteral {
+		return out, nil, nil
+	}
+	d := &tensor.Data{DType: tensor.F64, Shape: intDims(shape)}
+	switch x := v.(type) {
+	case Float:
+		d.F = make([]float64, n)
+		for i := range d.F {
+			d.F[i] = x.V
+		}
+	case Int:
+		d.DType = tensor.I64
+		d.I = make([]int64, n)
+		for i := range d.I {
+			d.I[i] = x.V
+		}
+	case Bool:
+		d.DType = tensor.BoolNative
+		d.B = make([]bool, n)
+		for i := range d.B {
+			d.B[i] = bool(x)
+		}
+	}
+	out.values = d.Cast(vd)
+	return out, nil, nil
+}
+
+// sameElement reports whether v can be the element type elem as written:
+// an unsuffixed literal takes the type, a suffixed one must match.
+func sameElement(v Value, elem string) bool {
+	dt := elementTypes[elem]
+	switch x := v.(type) {
+	case Float:
+		return dt.IsFloat() && (x.Suffix == "" || x.Suffix == elem)
+	case Int:
+		return (dt.IsInt() && (x.Suffix == "" || x.Suffix == elem)) || (dt.IsFloat() && x.Suffix == "")
+	case Bool:
+		return dt.IsBool()
+	}
+	return false
+}
+
+// dataIter is TensorData::iter::<E>() (crates/burn-std/src/data/tensor/conversion.rs:104-175):
+// the elements in order, each converted with elem::<E>() when E is not the
+// data's dtype. The interpreter iterates the array it returns; data
+// without values, or an E the program leaves to inference, is unknown.
+func dataIter(d *TensorData, c Call) (Value, *UsageError) {
+	if len(c.Args) != 0 {
+		return nil, errArgCount(true, 0, len(c.Args))
+	}
+	elem := ""
+	if n := len(c.Generics); n > 0 && len(c.Generics[n-1]) == 1 {
+		elem = strings.TrimSpace(c.Generics[n-1][0])
+	}
+	if _, ok := elementTypes[elem]; !ok || d.values == nil || d.q != nil {
+		return Unknown{}, nil
+	}
+	n := d.values.NumElements()
+	elems := make([]Value, n)
+	for i := range n {
+		v, ue := toElement(elementValue(d.values, i), elem)
+		if ue != nil {
+			return nil, ue
+		}
+		elems[i] = v
+	}
+	return &Array{Elems: elems}, nil
+}

@@ -277,3 +277,58 @@ func TestDTypeConversions(t *testing.T) {
 		}
 	}
 }
+
+// TensorData::zeros, ones and full (burn-std data/tensor/base.rs:269-304)
+// and iter::<E>() (data/tensor/conversion.rs:104).
+func TestTensorDataElements(t *testing.T) {
+	w := world(t, "flex")
+	dataFn := func(name string, generics []string, args ...Value) Call {
+		c := fn("TensorData::"+name, args...)
+		c.Generics = [][]string{nil, generics}
+		return c
+	}
+	cases := []struct {
+		name  string
+		call  Call
+		dtype DType
+		vec   string
+	}{
+		{"zeros::<f32, _>", dataFn("zeros", []string{"f32", "_"}, dims(2, 2)), F32, "[0.0, 0.0, 0.0, 0.0]"},
+		{"ones::<i64, _>", dataFn("ones", []string{"i64", "_"}, dims(3)), I64, "[1, 1, 1]"},
+		{"ones::<bool, _>", dataFn("ones", []string{"bool", "_"}, dims(1)), "Bool(Native)", "[true]"},
+		{"full of an i32", dataFn("full", nil, dims(2), Int{V: 7, Suffix: "i32"}), I32, "[7, 7]"},
+		{"full of an unsuffixed float", dataFn("full", nil, dims(2), f(0.5)), F64, "[0.5, 0.5]"},
+		{"full::<f32, _>", dataFn("full", []string{"f32", "_"}, dims(1), f(0.1)), F32, "[0.1]"},
+	}
+	for _, c := range cases {
+		d := mustCall(t, w, c.call).(*TensorData)
+		vec := mustCall(t, w, method(d, "to_vec")).(*Enum)
+		if d.dtype != c.dtype || Debug(vec.Fields[0]) != c.vec {
+			t.Errorf("%s: %s %s, want %s %s", c.name, d.dtype, Debug(vec), c.dtype, c.vec)
+		}
+	}
+	if v := mustCall(t, w, dataFn("zeros", nil, dims(2))); !isUnknownValue(v) {
+		t.Errorf("zeros with no element type: %s", Debug(v))
+	}
+	if ue := mustReject(t, w, dataFn("full", []string{"f32", "_"}, dims(1), Int{V: 1, Suffix: "i64"})); ue.Code != "wrong-arguments" {
+		t.Errorf("full::<f32> of an i64: %+v", ue)
+	}
+	data := mustCall(t, w, fn("TensorData::from", arr(Float{V: 1.5, Suffix: "f32"}, Float{V: -2.5, Suffix: "f32"})))
+	iter := func(elem string) Call { return Call{Recv: data, Method: "iter", Generics: [][]string{{elem}}} }
+	for elem, want := range map[string]string{"f32": "[1.5, -2.5]", "f64": "[1.5, -2.5]", "i64": "[1, -2]", "bool": "[true, true]"} {
+		if got := Debug(mustCall(t, w, iter(elem))); got != want {
+			t.Errorf("iter::<%s>() = %s, want %s", elem, got, want)
+		}
+	}
+	if ue := mustReject(t, w, iter("u8")); ue.Code != "unsupported-api" {
+		t.Errorf("iter::<u8>() of a negative float: %+v", ue)
+	}
+	if v := mustCall(t, w, method(data, "iter")); !isUnknownValue(v) {
+		t.Errorf("iter() with no element type: %s", Debug(v))
+	}
+}
+
+func isUnknownValue(v Value) bool {
+	_, ok := v.(Unknown)
+	return ok
+}

@@ -107,7 +107,9 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
 	case "quantized":
 		return w.tensorDataQuantized(c)
-	case "zeros", "ones", "random":
+	case "zeros", "ones", "full":
+		return w.dataFilled(name, c)
+	case "random":
 		return nil, errUnsupported("TensorData::" + name), nil
 	}
 	return nil, errUnknownFunction("struct `TensorData`", name), nil
@@ -192,6 +194,10 @@ func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Pa
 	}
 	if v, ue, p, ok := w.dataMethod(d, c); ok {
 		return v, ue, p
+	}
+	if c.Method == "iter" {
+		v, ue := dataIter(d, c)
+		return v, ue, nil
 	}
 	switch c.Method {
 	case "clone":

@@ -184,6 +184,9 @@ func bindsName(p syntax.Pattern, name string) bool {
 // `impl<T: IntoIterator<Item: AsSize>> From<T> for Shape`). The target is
 // the declared type, or the other operand's type in an assert_eq!.
 func (in *interp) burnInto(e *syntax.MethodCallExpr, recv value, args []value, expect string) (value, bool, *signal) {
+	if _, isData := dispatch.Deref(recv).(*dispatch.TensorData); isData && e.Name == "iter" {
+		return in.dataIter(e, recv, args, expect)
+	}
 	if e.Name != "into" || len(args) != 0 {
 		return nil, false, nil
 	}
@@ -228,4 +231,30 @@ func shapeDims(s *dispatch.ShapeValue) *dispatch.Array {
 		elems[i] = dispatch.Int{V: d, Suffix: "usize"}
 	}
 	return &dispatch.Array{Elems: elems}
+}
+
+// dataIter is TensorData::iter::<E>(): the model gives the elements as an
+// array, which iterates as a slice iterator does.
+func (in *interp) dataIter(e *syntax.MethodCallExpr, recv value, args []value, expect string) (value, bool, *signal) {
+	inputs := []source.Range{e.Recv.Span()}
+	for _, a := range e.Args {
+		inputs = append(inputs, a.Span())
+	}
+	var generics [][]string
+	if len(e.Generics) > 0 {
+		generics = [][]string{in.genericTexts(e.Generics)}
+	}
+	v, sig := in.burnAt(dispatch.Call{Recv: recv, Method: e.Name, Args: args, Generics: generics, Expect: expect}, e.Range, e.NameSpan, inputs)
+	if sig != nil {
+		return nil, true, sig
+	}
+	arr, ok := dispatch.Deref(v).(*dispatch.Array)
+	if !ok {
+		return v, true, nil
+	}
+	it, handled, sig := in.stdMethod(&syntax.MethodCallExpr{Range: e.Range, Recv: e.Recv, Name: "iter", NameSpan: e.NameSpan}, arr, nil, "")
+	if !handled {
+		return unknown, true, sig
+	}
+	return it, true, sig
 }
