@@ -18,7 +18,7 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 // burnOpMethods are the methods handled here.
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
-	"topk_with_indices": true}
+	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -27,6 +27,12 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.pad(t, a)
 	case "sort_with_indices", "sort_descending_with_indices", "max_dim_with_indices", "min_dim_with_indices", "topk_with_indices":
 		return w.withIndices(t, c.Method, a)
+	case "slice_fill":
+		return w.sliceFill(t, a)
+	case "slice_dim":
+		return w.sliceDim(t, a)
+	case "repeat":
+		return w.repeat(t, a)
 	case "fmod", "fmod_scalar":
 		if t.kind != KindFloat {
 			return nil, errTraitBounds(c.Method, t), nil
@@ -535,4 +541,115 @@ func (w *World) withIndices(t *Tensor, method string, a argList) (Value, *UsageE
 		}
 	}
 	return Tuple{values, indices}, nil, nil
+}
+
+// sliceFill is Tensor::slice_fill(slices, value) (base.rs:1471-1484): the
+// slice check, then a one-element tensor of the value on the tensor's
+// device and dtype, expanded to the slice's shape and slice_assigned.
+func (w *World) sliceFill(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	slices, ue := parseSlices(a.get(0))
+	if ue != nil {
+		ue.Arg = 1
+		return nil, ue, nil
+	}
+	value := a.get(1)
+	if _, ok := scalarOf(value); !ok {
+		return nil, errArgType(2, "Element", a.c.Args[1]), nil
+	}
+	clamped, f := burncheck.TensorSlice(t.shape, slices)
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	shape := t.Shape()
+	for i, s := range clamped {
+		shape[i] = sliceSize(s, t.shape[i])
+	}
+	one, ue, p := w.create("from_data", tensorType{rank: 1, kind: t.kind}, []int64{1},
+		argList{c: Call{Args: []Value{&Array{Elems: []Value{value}}, Tuple{t.Device(), dtypeEnum(t.dtype)}}}}, 1)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	expanded, ue, p := w.step(one.(*Tensor), "expand", &ShapeValue{dims: shape})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return w.tensorMethod(t, Call{Recv: t, Method: "slice_assign", Args: []Value{a.get(0), expanded}})
+}
+
+// sliceDim is Tensor::slice_dim(dim, slice) (base.rs:1539-1551): slice
+// with the full range on every other dim.
+func (w *World) sliceDim(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	d, ue := a.int(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	switch a.get(1).(type) {
+	case *Range, Int, *SteppedSlice:
+	default:
+		return nil, errArgType(2, "impl Into<Slice>", a.c.Args[1]), nil
+	}
+	dim, f := burncheck.TensorDim("Tensor::slice_dim", d, t.Rank())
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	slices := &Array{}
+	for i := range t.Rank() {
+		if i == dim {
+			slices.Elems = append(slices.Elems, a.get(1))
+		} else {
+			slices.Elems = append(slices.Elems, &Range{})
+		}
+	}
+	return w.tensorMethod(t, Call{Recv: t, Method: "slice", Args: []Value{slices}})
+}
+
+// repeat is Tensor::repeat(sizes) (base.rs:2333-2350): an empty tensor of
+// the repeated shape when a size is 0, else repeat_dim for every size
+// above 1.
+func (w *World) repeat(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	arr, ok := a.get(0).(*Array)
+	if !ok {
+		return nil, errArgType(1, "&[usize]", a.c.Args[0]), nil
+	}
+	sizes := make([]int64, len(arr.Elems))
+	zero := false
+	for i, e := range arr.Elems {
+		n, ok := Deref(e).(Int)
+		if !ok || n.V < 0 {
+			return nil, errArgType(1, "&[usize]", a.c.Args[0]), nil
+		}
+		sizes[i], zero = n.V, zero || n.V == 0
+	}
+	if zero && len(sizes) > t.Rank() {
+		// Shape::repeat's error for a dim past the rank, unwrapped: its
+		// text is not modelled.
+		return nil, errUnsupported("Tensor::repeat with more sizes than dims"), nil
+	}
+	if zero {
+		shape := t.Shape()
+		for i, n := range sizes {
+			shape[i] *= n
+		}
+		return w.create("empty", tensorType{rank: t.Rank(), kind: t.kind}, shape, argList{c: Call{Args: []Value{t.Device()}}}, 0)
+	}
+	out := t
+	for i, n := range sizes {
+		if n > 1 {
+			var ue *UsageError
+			var p *Panic
+			if out, ue, p = w.step(out, "repeat_dim", Int{V: int64(i)}, Int{V: n}); ue != nil || p != nil {
+				return nil, ue, p
+			}
+		}
+	}
+	return out, nil, nil
 }

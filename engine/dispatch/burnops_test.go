@@ -381,3 +381,93 @@ func TestFlexReductionsOfNothing(t *testing.T) {
 		t.Errorf("tracked max: %s", p.Message)
 	}
 }
+
+// Stepped slices (s![range;step], Slice::new) in slice, slice_assign,
+// slice_fill and slice_dim; repeat.
+func TestSteppedSlicesFillDimRepeat(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.floats("2", arr(arr(f(1), f(2), f(3), f(4)), arr(f(5), f(6), f(7), f(8)), arr(f(9), f(10), f(11), f(12))))
+	rng := func(lo, hi int64) *Range { return &Range{Lo: &lo, Hi: &hi} }
+	step := func(r Value, s int64) *SteppedSlice {
+		v := mustCall(t, fx.w, fn("Slice::from_range_stepped", r, i(s)))
+		return v.(*SteppedSlice)
+	}
+	row := fx.floats("2", arr(arr(f(0), f(0))))
+	runOpCases(t, fx.w, []opCase{
+		{"s![0..3;2, 0..4;-1]", method(m, "slice", arr(step(rng(0, 3), 2), step(rng(0, 4), -1))),
+			"[[4.0, 3.0, 2.0, 1.0], [12.0, 11.0, 10.0, 9.0]]"},
+		{"s![0..3;-1, 0..4;2]", method(m, "slice", arr(step(rng(0, 3), -1), step(rng(0, 4), 2))),
+			"[[9.0, 11.0], [5.0, 7.0], [1.0, 3.0]]"},
+		{"one stepped slice", method(m, "slice", step(&Range{}, -2)), "[[9.0, 10.0, 11.0, 12.0], [1.0, 2.0, 3.0, 4.0]]"},
+		{"slice_assign with a step", method(m, "slice_assign", arr(rng(0, 1), step(rng(0, 4), 2)), row),
+			"[[0.0, 2.0, 0.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]"},
+		{"slice_fill", method(m, "slice_fill", arr(rng(1, 2), &Range{}), f(-1)),
+			"[[1.0, 2.0, 3.0, 4.0], [-1.0, -1.0, -1.0, -1.0], [9.0, 10.0, 11.0, 12.0]]"},
+		{"slice_fill with a negative step", method(m, "slice_fill", arr(&Range{}, step(rng(0, 4), -3)), i(0)),
+			"[[0.0, 2.0, 3.0, 0.0], [0.0, 6.0, 7.0, 0.0], [0.0, 10.0, 11.0, 0.0]]"},
+		{"slice_dim", method(m, "slice_dim", i(1), rng(1, 3)), "[[2.0, 3.0], [6.0, 7.0], [10.0, 11.0]]"},
+		{"slice_dim with Slice::new", method(m, "slice_dim", i(-2), mustCall(t, fx.w, fn("Slice::new", i(0), enum("Option", "None"), i(2)))),
+			"[[1.0, 2.0, 3.0, 4.0], [9.0, 10.0, 11.0, 12.0]]"},
+		{"repeat", method(row, "repeat", arr(i(2), i(2))), "[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]"},
+		{"repeat of ints", method(fx.ints("1", arr(i(1), i(2))), "repeat", arr(i(3))), "[1, 2, 1, 2, 1, 2]"},
+	})
+	if out := mustCall(t, fx.w, method(m, "repeat", arr(i(0), i(2)))).(*Tensor); !sameShape(out.shape, []int64{0, 8}) {
+		t.Errorf("repeat with a 0 has shape %v", out.shape)
+	}
+	if p := mustPanic(t, fx.w, fn("Slice::from_range_stepped", rng(0, 2), i(0))); p.Message != "Step cannot be zero" {
+		t.Errorf("a zero step: %s", p.Message)
+	}
+	if p := mustPanic(t, fx.w, method(m, "slice_dim", i(2), rng(0, 1))); !strings.Contains(p.Message, "dimension 2 out of bounds: 0..2") {
+		t.Errorf("slice_dim(2): %s", p.Message)
+	}
+}
+
+// TestSteppedSliceAgainstNaiveIndexing slices random 1-D tensors with
+// random ranges and steps and checks the result against the definition:
+// the selected positions start..end (clamped), every |step|-th one from
+// the start, reversed for a negative step.
+func TestSteppedSliceAgainstNaiveIndexing(t *testing.T) {
+	fx := newOpFixture(t)
+	r := rand.New(rand.NewPCG(2, 9))
+	for trial := range 200 {
+		n := 1 + r.IntN(9)
+		xs := &Array{}
+		for k := range n {
+			xs.Elems = append(xs.Elems, f(float64(k)))
+		}
+		x := fx.floats("1", xs)
+		lo, hi := int64(r.IntN(n+2)-1), int64(r.IntN(n+3)-1)
+		st := int64(r.IntN(7) - 3)
+		if st == 0 {
+			st = 1
+		}
+		sl := mustCall(t, fx.w, fn("Slice::from_range_stepped", &Range{Lo: &lo, Hi: &hi}, i(st)))
+		out := mustCall(t, fx.w, method(x, "slice", arr(sl))).(*Tensor)
+		resolve := func(i int64) int64 {
+			if i < 0 {
+				i += int64(n)
+			}
+			return min(max(i, 0), int64(n))
+		}
+		start, end := resolve(lo), resolve(hi)
+		var want []float64
+		for p := start; p < end; p += max(st, -st) {
+			want = append(want, float64(p))
+		}
+		if st < 0 {
+			// A negative step walks the same range from its end.
+			want = want[:0]
+			for p := end - 1; p >= start; p += st {
+				want = append(want, float64(p))
+			}
+		}
+		if out.values.NumElements() != len(want) {
+			t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.values.Preview(16), want)
+		}
+		for k, w := range want {
+			if out.values.Data.Float(k) != w {
+				t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.values.Preview(16), want)
+			}
+		}
+	}
+}

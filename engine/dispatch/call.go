@@ -163,6 +163,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.tensorDataFunction(name, c)
 	case "PadMode":
 		return padModeFunction(name, c)
+	case "Slice":
+		return sliceFunction(name, c)
 	case "Norm":
 		return normFunction(name, c)
 	case "Tolerance":

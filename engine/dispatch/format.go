@@ -34,8 +34,6 @@ func Debug(v Value) string {
 			return "(" + Debug(x[0]) + ",)"
 		}
 		return "(" + debugList(x) + ")"
-	case *FloatRange:
-		return x.debug()
 	case *Range:
 		var b strings.Builder
 		if x.Lo != nil {

@@ -106,14 +106,19 @@ func parseSlices(v Value) ([]burncheck.Slice, *UsageError) {
 	switch x := v.(type) {
 	case *Array:
 		elems = x.Elems
-	case *Range, Int:
+	case *Range, Int, *SteppedSlice:
 		elems = []Value{x}
 	default:
 		return nil, errArgType(-1, "[Range<usize>; D]", v)
 	}
 	out := make([]burncheck.Slice, len(elems))
 	for i, e := range elems {
-		switch r := Deref(e).(type) {
+		e = Deref(e)
+		step := int64(1)
+		if st, ok := e.(*SteppedSlice); ok {
+			e, step = Deref(st.Of), st.Step
+		}
+		switch r := e.(type) {
 		case *Range:
 			s := burncheck.FullSlice()
 			if r.Lo != nil {
@@ -131,6 +136,7 @@ func parseSlices(v Value) ([]burncheck.Slice, *UsageError) {
 		default:
 			return nil, errArgType(-1, "[Range<usize>; D]", v)
 		}
+		out[i].Step = step
 	}
 	return out, nil
 }

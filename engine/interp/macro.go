@@ -251,6 +251,25 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 		if sig != nil {
 			return nil, sig
 		}
+		// `range;step` is Slice::from_range_stepped(range, step), which
+		// asserts a non-zero step (burn-std tensor/slice.rs:222-290).
+		for i, st := range e.Steps {
+			if st == nil || i >= len(vals) {
+				continue
+			}
+			step, sig := in.expr(st)
+			if sig != nil {
+				return nil, sig
+			}
+			call := dispatch.Call{Path: []string{"Slice", "from_range_stepped"}, Args: []dispatch.Value{vals[i], step}}
+			if vals[i], sig = in.burn(call, e.Args[i].Span(), []source.Range{e.Args[i].Span(), e.Args[i].Span(), st.Span()}); sig != nil {
+				return nil, sig
+			}
+		}
+		if len(vals) == 1 {
+			// s![x] is one Slice, not an array of them.
+			return vals[0], nil
+		}
 		return &dispatch.Array{Elems: vals}, nil
 	case "assert", "debug_assert":
 		return in.assertMacro(e)

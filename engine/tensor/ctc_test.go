@@ -177,3 +177,68 @@ func TestCTCLossAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestCTCLossLongSequence is Burn's test_ctc_loss_long_mixed_input_lengths
+// (T=494, N=2, C=36, targets of 64 and 43) run on the kernel directly: the
+// loss and its gradient in one pass each, finite and in Burn's plausible
+// range, well inside the run's work budget.
+func TestCTCLossLongSequence(t *testing.T) {
+	const T, N, C, S = 494, 2, 36, 64
+	logits := make([]float64, T*N*C)
+	for ti := range T {
+		for ni := range N {
+			for ci := range C {
+				logits[(ti*N+ni)*C+ci] = float64(float32(math.Sin(float64(float32(ti*7+ni*13+ci*3) * 0.1))))
+			}
+		}
+	}
+	x, _ := mustFloats(t, logits, []int{T, N, C}, F32).RequireGrad()
+	// log_softmax over the classes: x - log(sum(exp(x))).
+	e, _ := Unary("exp", x)
+	s, _ := ReduceDim("sum_dim", e, 2, F32)
+	l, _ := Unary("log", s)
+	lp, err := Binary("sub", x, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := make([]int64, N*S)
+	for si := range S {
+		targets[si] = int64(si%35 + 1)
+		if si < 43 {
+			targets[S+si] = int64(si%35 + 1)
+		}
+	}
+	tg, il, tl := ctcInputs(t, targets, S, []int64{494, 390}, []int64{64, 43})
+	work, ok := CTCWork([]int64{T, N, C}, []int64{N, S})
+	if !ok || work > DefaultWork/100 {
+		t.Fatalf("CTCWork = %d", work)
+	}
+	loss, err := CTCLoss(lp, tg, il, tl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range loss.F {
+		if math.IsInf(v, 0) || math.IsNaN(v) || v <= 10 || v >= 10000 {
+			t.Errorf("sample %d: loss %v outside [10, 10000]", i, v)
+		}
+	}
+	sum, _ := Reduce("sum", loss, BoolNative)
+	grads, err := Backward(sum, NewBudget(DefaultBudget, DefaultWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := grads.Get(x)
+	for _, v := range g.F {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatal("non-finite gradient")
+		}
+	}
+	// Past input_length 390 the second sample's steps get no gradient.
+	for ti := 390; ti < T; ti++ {
+		for ci := range C {
+			if v := g.F[(ti*N+1)*C+ci]; v != 0 {
+				t.Fatalf("gradient %v at t=%d beyond the input length", v, ti)
+			}
+		}
+	}
+}
