@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Item is one row of the table.
@@ -81,10 +82,17 @@ type Table struct {
 	listed  map[string]bool // the types whose members the table lists (not extern)
 }
 
-var table = mustParse(tableTSV)
+var (
+	table     *Table
+	tableOnce sync.Once
+)
 
-// Default is the embedded table.
-func Default() *Table { return table }
+// Default is the embedded table, parsed the first time it is asked for (a
+// run that calls no name the engine lacks never parses it).
+func Default() *Table {
+	tableOnce.Do(func() { table = mustParse(tableTSV) })
+	return table
+}
 
 func mustParse(text string) *Table {
 	t, err := Parse(text)
