@@ -159,6 +159,18 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 			return Unknown{}, nil, nil, true
 		}
 		return Bool(d.values.Equal(o.values) == (c.Method == "eq")), nil, nil, true
+	case "assert_within_range", "assert_within_range_inclusive":
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil, true
+		}
+		r, isRange := a.get(0).(*FloatRange)
+		if !isRange || r.Inclusive != (c.Method == "assert_within_range_inclusive") {
+			return nil, nil, nil, false
+		}
+		if d.values == nil {
+			return unchecked(d, nil), nil, nil, true
+		}
+		return Unit{}, nil, assertWithinRange(d.values, r), true
 	case "assert_eq":
 		if ue := a.want(2); ue != nil {
 			return nil, ue, nil, true

@@ -34,6 +34,8 @@ func Debug(v Value) string {
 			return "(" + Debug(x[0]) + ",)"
 		}
 		return "(" + debugList(x) + ")"
+	case *FloatRange:
+		return x.debug()
 	case *Range:
 		var b strings.Builder
 		if x.Lo != nil {

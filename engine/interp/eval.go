@@ -802,18 +802,31 @@ func (in *interp) index(e *syntax.IndexExpr) (value, *signal) {
 }
 
 func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
+	var lo value
+	if e.Lo != nil {
+		var sig *signal
+		if lo, sig = in.expr(e.Lo); sig != nil {
+			return nil, sig
+		}
+		if f, isFloat := dispatch.Deref(lo).(dispatch.Float); isFloat && e.Hi != nil {
+			return in.floatRange(e, f)
+		}
+	}
 	r := &dispatch.Range{Inclusive: e.Inclusive}
 	chars := false
-	for _, side := range []struct {
+	for i, side := range []struct {
 		x   syntax.Expr
 		dst **int64
 	}{{e.Lo, &r.Lo}, {e.Hi, &r.Hi}} {
 		if side.x == nil {
 			continue
 		}
-		v, sig := in.expr(side.x)
-		if sig != nil {
-			return nil, sig
+		v := lo
+		if i == 1 {
+			var sig *signal
+			if v, sig = in.expr(side.x); sig != nil {
+				return nil, sig
+			}
 		}
 		if isUnknown(v) {
 			return unknown, nil
@@ -834,6 +847,32 @@ func (in *interp) rangeExpr(e *syntax.RangeExpr) (value, *signal) {
 		return rstd.CharRange{R: r}, nil
 	}
 	return r, nil
+}
+
+// floatRange is `low..high` or `low..=high` whose low bound is the float
+// lf. Its bounds share the float type one of them names.
+func (in *interp) floatRange(e *syntax.RangeExpr, lf dispatch.Float) (value, *signal) {
+	hi, sig := in.expr(e.Hi)
+	if sig != nil {
+		return nil, sig
+	}
+	if isUnknown(hi) {
+		return unknown, nil
+	}
+	hf, isFloat := dispatch.Deref(hi).(dispatch.Float)
+	if !isFloat {
+		in.typeMismatch(e.Hi.Span(), "`"+lf.TypeName()+"`", hi)
+		return unknown, nil
+	}
+	suffix := lf.Suffix
+	if suffix == "" {
+		suffix = hf.Suffix
+	}
+	if suffix != "" {
+		lf, _ = rstd.WithType(lf, suffix).(dispatch.Float)
+		hf, _ = rstd.WithType(hf, suffix).(dispatch.Float)
+	}
+	return &dispatch.FloatRange{Lo: lf, Hi: hf, Inclusive: e.Inclusive}, nil
 }
 
 // ---- control flow ----

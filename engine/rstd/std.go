@@ -140,7 +140,7 @@ func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, CharRange, *Iter, *Map, *Set, *Entry, *Cell, *dispatch.Enum:
+		*dispatch.Range, *dispatch.FloatRange, CharRange, *Iter, *Map, *Set, *Entry, *Cell, *dispatch.Enum:
 		return true
 	}
 	return false
@@ -168,6 +168,25 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 			return nil, false, nil
 		}
 		return iterMethod(c, it, call)
+	case *dispatch.FloatRange:
+		switch {
+		case call.Name == "contains" && len(call.Args) == 1:
+			f, isFloat := dispatch.Deref(call.Args[0]).(dispatch.Float)
+			if !isFloat {
+				return nil, false, nil
+			}
+			return dispatch.Bool(x.Contains(f.V)), true, nil
+		case call.Name == "start" && x.Inclusive, call.Name == "end" && x.Inclusive:
+			if call.Name == "start" {
+				return x.Lo, true, nil
+			}
+			return x.Hi, true, nil
+		case call.Name == "is_empty":
+			return dispatch.Bool(!(x.Lo.V < x.Hi.V || x.Inclusive && x.Lo.V == x.Hi.V)), true, nil
+		case call.Name == "clone":
+			return x, true, nil
+		}
+		return nil, false, nil
 	case CharRange:
 		if call.Name == "contains" && len(call.Args) == 1 {
 			ch, isChar := dispatch.Deref(call.Args[0]).(Char)
