@@ -58,7 +58,13 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 		}
 	case "lu":
 		if f = burncheck.LinalgLu(t.shape, generic(1, rank-1), quantized); f == nil {
-			shapes = [][]int64{t.Shape(), t.Shape(), t.Shape()}
+			// P is m x m; L is m x min(m, n) and U min(m, n) x n
+			// (crates/burn-tensor/src/tensor/linalg/lu.rs:93-102).
+			m, n := t.shape[rank-2], t.shape[rank-1]
+			k := min(m, n)
+			batch := t.shape[:rank-2]
+			shape := func(r, c int64) []int64 { return append(append([]int64{}, batch...), r, c) }
+			shapes = [][]int64{shape(m, m), shape(m, k), shape(k, n)}
 		}
 	case "qr":
 		reduced, ue := a.boolean(1)

@@ -149,3 +149,29 @@ func TestLinalgAgainstNaiveLoops(t *testing.T) {
 		}
 	}
 }
+
+// lu's three outputs have Burn's shapes for tall and wide matrices
+// (lu.rs:93-102), so P L U multiplies back without the matmul check
+// failing (tests/tensor/float/linalg/lu.rs).
+func TestLuShapes(t *testing.T) {
+	fx := newOpFixture(t)
+	for _, c := range []struct {
+		shape   []int64
+		p, l, u []int64
+	}{
+		{[]int64{3, 2}, []int64{3, 3}, []int64{3, 2}, []int64{2, 2}},
+		{[]int64{2, 3}, []int64{2, 2}, []int64{2, 2}, []int64{2, 3}},
+		{[]int64{4, 3, 3}, []int64{4, 3, 3}, []int64{4, 3, 3}, []int64{4, 3, 3}},
+	} {
+		x := ones(t, fx.w, fx.d, "", c.shape...)
+		out := mustCall(t, fx.w, linalgCall("lu", nil, x)).(Tuple)
+		p, l, u := out[0].(*Tensor), out[1].(*Tensor), out[2].(*Tensor)
+		if !sameShape(p.shape, c.p) || !sameShape(l.shape, c.l) || !sameShape(u.shape, c.u) {
+			t.Errorf("lu of %v: P %v L %v U %v", c.shape, p.shape, l.shape, u.shape)
+		}
+		pl := mustCall(t, fx.w, method(p, "matmul", l)).(*Tensor)
+		if plu := mustCall(t, fx.w, method(pl, "matmul", u)).(*Tensor); !sameShape(plu.shape, c.shape) {
+			t.Errorf("P L U of %v has shape %v", c.shape, plu.shape)
+		}
+	}
+}
