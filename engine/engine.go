@@ -199,6 +199,12 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		resolveGenerated(&diags[i], main)
 	}
 	diags.Sort()
+	res.Complete = true
+	for _, d := range diags {
+		if Incompleteness(d.Code) {
+			res.Complete = false
+		}
+	}
 	panicked := ran.Panic
 	if panicked != nil {
 		at := *panicked
@@ -212,12 +218,6 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 	}
 	if p := ran.Panic; p != nil {
 		code := p.ID
-	res.Complete = true
-	for _, d := range diags {
-		if Incompleteness(d.Code) {
-			res.Complete = false
-		}
-	}
 		if !p.User {
 			code = codeOf(p.ID)
 		}
