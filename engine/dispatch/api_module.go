@@ -17,13 +17,58 @@ type ConvOptions struct {
 	stride, padding, dilation, paddingOut []int64
 	groups                                int64
 	transpose                             bool
+	// padded: a PaddedConvOptions (crates/burn-std/src/ops.rs:53-101),
+	// whose paddingEnd is nil when both ends are equal.
+	padded     bool
+	paddingEnd []int64
 }
 
 func (o *ConvOptions) TypeName() string {
-	if o.transpose {
+	switch {
+	case o.transpose:
 		return "ConvTransposeOptions"
+	case o.padded:
+		return "PaddedConvOptions"
 	}
 	return "ConvOptions"
+}
+
+// paddedConvOptionsFunction is PaddedConvOptions::asymmetric(stride,
+// padding_start, padding_end, dilation, groups) (ops.rs:67-89).
+func (w *World) paddedConvOptionsFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if name != "asymmetric" {
+		return nil, errUnknownFunction("struct `PaddedConvOptions`", name), nil
+	}
+	a := argList{c: c}
+	if ue := a.want(5); ue != nil {
+		return nil, ue, nil
+	}
+	arrays := make([][]int64, 4)
+	for i := range arrays {
+		v, ue := intsArg(a, i)
+		if ue == nil && i > 0 && len(v) != len(arrays[0]) {
+			ue = errArgType(i+1, fmt.Sprintf("[usize; %d]", len(arrays[0])), c.Args[i])
+		}
+		if ue != nil {
+			return nil, ue, nil
+		}
+		arrays[i] = v
+	}
+	groups, ue := a.int(4)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	if p := nonZeroOptions(arrays[0], arrays[3], groups, "groups must be non-zero"); p != nil {
+		return nil, nil, p
+	}
+	o := &ConvOptions{stride: arrays[0], padding: arrays[1], dilation: arrays[3], groups: groups, padded: true}
+	for i := range arrays[1] {
+		if arrays[1][i] != arrays[2][i] {
+			o.paddingEnd = arrays[2]
+			break
+		}
+	}
+	return o, nil, nil
 }
 
 func (w *World) convOptionsFunction(typ, name string, c Call) (Value, *UsageError, *Panic) {
@@ -124,6 +169,27 @@ func (w *World) conv(name string, c Call) (Value, *UsageError, *Panic) {
 	}
 	if p := checkFailed(f); p != nil {
 		return nil, nil, p
+	}
+	if opts.paddingEnd != nil {
+		// module.rs:105-125, 150-172, 199-201: conv3d refuses, conv1d and
+		// conv2d pad x with zeros and convolve without padding.
+		if spatial == 3 {
+			return nil, nil, newPanic("conv3d-asymmetric", "crates/burn-tensor/src/tensor/module.rs:200",
+				"Asymmetric padding is not yet supported for conv3d")
+		}
+		pads := Tuple{Int{V: opts.padding[0]}, Int{V: opts.paddingEnd[0]}, Int{V: 0}, Int{V: 0}}
+		if spatial == 2 {
+			pads = Tuple{Int{V: opts.padding[1]}, Int{V: opts.paddingEnd[1]}, Int{V: opts.padding[0]}, Int{V: opts.paddingEnd[0]}}
+		}
+		padded, ue, p := w.pad(x, argList{c: Call{Recv: x, Method: "pad",
+			Args: []Value{pads, &Enum{Type: "PadMode", Variant: "Constant", Fields: []Value{Float{V: 0}}}}}, method: true})
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		x = padded.(*Tensor)
+		zero := *opts
+		zero.padding, zero.paddingEnd = make([]int64, spatial), nil
+		opts = &zero
 	}
 	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "weight", t: weight, arg: 2}, {name: "bias", t: bias, optional: true, arg: 3}})
 	shape := convShape(x.shape, weight.shape, opts)

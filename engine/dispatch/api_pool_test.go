@@ -273,3 +273,32 @@ func TestModuleFunctionsStayInBudget(t *testing.T) {
 		t.Errorf("work used %d", w.budget.WorkUsed())
 	}
 }
+
+func TestModuleConvAsymmetricPadding(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	none := enum("Option", "None")
+	// Length 4 padded by 2 on the left only: a kernel of 3 gives 4 outputs,
+	// the first seeing one input.
+	opts := mustCall(t, w, fn("PaddedConvOptions::asymmetric", dims(1), dims(2), dims(0), dims(1), i(1)))
+	x, k := ones(t, w, d, "", 1, 1, 4), ones(t, w, d, "", 1, 1, 3)
+	before := len(w.Trace())
+	out := mustCall(t, w, fn("conv1d", x, k, none, opts)).(*Tensor)
+	var ops []string
+	for _, ev := range w.Trace()[before:] {
+		ops = append(ops, ev.Op)
+	}
+	if !slices.Equal(out.Shape(), []int64{1, 1, 4}) || !slices.Equal(out.floatValues(), []float64{1, 2, 3, 3}) ||
+		!slices.Equal(ops, []string{"float_full", "float_slice_assign", "conv1d"}) {
+		t.Errorf("asymmetric conv1d: %v %v, ops %v", out.Shape(), out.floatValues(), ops)
+	}
+	same := mustCall(t, w, fn("PaddedConvOptions::asymmetric", dims(1, 1), dims(1, 1), dims(1, 1), dims(1, 1), i(1))).(*ConvOptions)
+	if same.paddingEnd != nil || same.TypeName() != "PaddedConvOptions" {
+		t.Errorf("equal ends: %+v", same)
+	}
+	asym := mustCall(t, w, fn("PaddedConvOptions::asymmetric", dims(1, 1, 1), dims(0, 0, 0), dims(1, 0, 0), dims(1, 1, 1), i(1)))
+	p := mustPanic(t, w, fn("conv3d", ones(t, w, d, "", 1, 1, 3, 3, 3), ones(t, w, d, "", 1, 1, 2, 2, 2), none, asym))
+	if p.Message != "Asymmetric padding is not yet supported for conv3d" || p.Location != "crates/burn-tensor/src/tensor/module.rs:200" {
+		t.Errorf("conv3d asymmetric: %q at %s", p.Message, p.Location)
+	}
+}

@@ -197,6 +197,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return nil, errUnsupported("burn::tensor::signal::" + name), nil
 	case "ConvOptions", "ConvTransposeOptions":
 		return w.convOptionsFunction(typ, name, c)
+	case "PaddedConvOptions":
+		return w.paddedConvOptionsFunction(name, c)
 	case "InterpolateOptions":
 		return w.interpolateOptionsFunction(name, c)
 	case "DeformConvOptions":
