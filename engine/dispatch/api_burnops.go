@@ -18,7 +18,8 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 // burnOpMethods are the methods handled here.
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
-	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true}
+	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true,
+	"categorical": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -27,6 +28,8 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.pad(t, a)
 	case "sort_with_indices", "sort_descending_with_indices", "max_dim_with_indices", "min_dim_with_indices", "topk_with_indices":
 		return w.withIndices(t, c.Method, a)
+	case "categorical":
+		return w.categorical(t, a)
 	case "slice_fill":
 		return w.sliceFill(t, a)
 	case "slice_dim":
@@ -652,4 +655,86 @@ func (w *World) repeat(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		}
 	}
 	return out, nil, nil
+}
+
+// categorical is Tensor::categorical(num_samples) (crates/burn-tensor/src/
+// tensor/api/float.rs:773-815): inverse-CDF sampling composed from
+// tensor ops, the uniform draws from Tensor::random on the tensor's device
+// (the playground's generator, so the samples are the playground's own,
+// as every random tensor's are).
+func (w *World) categorical(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind != KindFloat {
+		return nil, errTraitBounds("categorical", t), nil
+	}
+	samples, ue := a.int(0)
+	if ue != nil || samples < 0 {
+		return nil, errArgType(1, "usize", a.c.Args[0]), nil
+	}
+	if samples == 0 {
+		return nil, nil, newPanic("bt-categorical-samples", at("crates/burn-tensor/src/tensor/api/float.rs", 774), "categorical: num_samples must be >= 1").on(1)
+	}
+	rank := t.Rank()
+	cats := t.shape[rank-1]
+	if cats == 0 {
+		return nil, errUnsupported("Tensor::categorical of zero categories"), nil
+	}
+	n, _ := numElements(t.shape)
+	batch := max(n/cats, 1)
+	flat, ue, p := w.step(t, "reshape", dims64([]int64{batch, cats}))
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	sum, ue, p := w.step(flat, "sum_dim", Int{V: 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	probs, ue, p := w.step(flat, "div", sum)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	cumsum, ue, p := w.step(probs, "cumsum", Int{V: 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	dist := &Enum{Type: "Distribution", Variant: "Uniform", Fields: []Value{Float{V: 0}, Float{V: 1}}}
+	shape := []int64{batch, samples}
+	uv, ue, p := w.create("random", tensorType{rank: 2, kind: KindFloat}, shape,
+		argList{c: Call{Args: []Value{dims64(shape), dist, Tuple{t.Device(), dtypeEnum(t.dtype)}}}}, 2)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	c3, ue, p := w.stepG(cumsum, "unsqueeze_dim", []string{"3"}, Int{V: 2})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	u3, ue, p := w.stepG(uv.(*Tensor), "unsqueeze_dim", []string{"3"}, Int{V: 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	mask, ue, p := w.step(c3, "lower", u3)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	ints, ue, p := w.step(mask, "int")
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	counts, ue, p := w.step(ints, "sum_dim", Int{V: 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	idx, ue, p := w.stepG(counts, "squeeze_dim", []string{"2"}, Int{V: 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	clamped, ue, p := w.step(idx, "clamp", Int{V: 0}, Int{V: cats - 1})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	out := t.Shape()
+	out[rank-1] = samples
+	return w.tensorMethod(clamped, Call{Recv: clamped, Method: "reshape", Args: []Value{dims64(out)}})
 }

@@ -471,3 +471,30 @@ func TestSteppedSliceAgainstNaiveIndexing(t *testing.T) {
 		}
 	}
 }
+
+// categorical (float.rs:773-815): a category of weight 1 is always drawn;
+// every draw is a category with a non-zero weight; the shape replaces the
+// last dim by the sample count; zero samples is Burn's assert.
+func TestCategorical(t *testing.T) {
+	fx := newOpFixture(t)
+	last := fx.floats("2", arr(arr(f(0), f(0), f(1)), arr(f(1), f(0), f(0))))
+	runOpCases(t, fx.w, []opCase{
+		{"deterministic rows", method(last, "categorical", i(4)), "[[2, 2, 2, 2], [0, 0, 0, 0]]"},
+	})
+	w := fx.floats("1", arr(f(0), f(3), f(0), f(1)))
+	out := mustCall(t, fx.w, method(w, "categorical", i(200))).(*Tensor)
+	if !sameShape(out.shape, []int64{200}) || out.kind != KindInt {
+		t.Fatalf("categorical(200) is %s %v", out.kind, out.shape)
+	}
+	counts := map[int64]int{}
+	for k := range 200 {
+		counts[out.values.Data.Int(k)]++
+	}
+	if counts[0] != 0 || counts[2] != 0 || counts[1] < 120 || counts[3] < 20 {
+		t.Errorf("200 draws of weights [0, 3, 0, 1]: %v", counts)
+	}
+	p := mustPanic(t, fx.w, method(w, "categorical", i(0)))
+	if p.Message != "categorical: num_samples must be >= 1" || !strings.HasSuffix(p.Location, "float.rs:774") {
+		t.Errorf("zero samples: %s at %s", p.Message, p.Location)
+	}
+}
