@@ -256,3 +256,24 @@ func TestGlobImportedBurnFunctions(t *testing.T) {
 		t.Errorf("relu through the glob import: output %q", res.Output)
 	}
 }
+
+// TestShouldPanicOverUnmodelled: a #[should_panic] test whose panic would
+// come from an item the engine does not model is not reported as a plain
+// "did not panic": its report says what the playground could not see.
+func TestShouldPanicOverUnmodelled(t *testing.T) {
+	m := unmodelledMethod(t)
+	src := "use burn::tensor::Tensor;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    #[should_panic]\n    fn panics() {\n" +
+		"        let t = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &Default::default());\n        let _ = t." + m + "();\n    }\n}\nfn main() {}\n"
+	res := run(t, engine.Request{Snippet: src, Entry: engine.EntryTests})
+	if len(res.Tests) != 1 {
+		t.Fatalf("%d tests:\n%s", len(res.Tests), Summary(res))
+	}
+	tr := res.Tests[0]
+	want := "note: the playground does not model `Tensor::" + m + "`, which this test calls: whether Burn panics there is not known"
+	if tr.Status != "failed" || !strings.Contains(tr.Output, want) {
+		t.Errorf("test %s, output %q; want failed with %q", tr.Status, tr.Output, want)
+	}
+	if len(diagsOf(res, "playground-unmodelled")) != 1 || res.Complete {
+		t.Errorf("want one playground-unmodelled warning and an incomplete Result:\n%s", Summary(res))
+	}
+}

@@ -180,6 +180,10 @@ type interp struct {
 	// arguments of the call about to enter a function.
 	typeArgs  map[string]string
 	turbofish []string
+	// unmodelledItem is the first Burn item this evaluation called that the
+	// engine does not model ("" when none): a test that should panic and
+	// did not may have panicked there.
+	unmodelledItem string
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {

@@ -154,6 +154,9 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 		}
 		return unknown, nil, true
 	}
+	if in.unmodelledItem == "" {
+		in.unmodelledItem = displayName(call, it)
+	}
 	if in.opts.Mode == Check && !in.uncalled {
 		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
 			Message: fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", displayName(call, it)),
