@@ -417,3 +417,14 @@ func dataIter(d *TensorData, c Call) (Value, *UsageError) {
 	}
 	return &Array{Elems: elems}, nil
 }
+
+// turbofishElement is the element type the first generic of a path call's
+// last segment names (`TensorData::new::<FloatElem, _>`), if it is one.
+func turbofishElement(c Call) (DType, bool) {
+	n := len(c.Generics)
+	if n == 0 || len(c.Generics[n-1]) == 0 {
+		return "", false
+	}
+	dt, ok := elementTypes[strings.TrimSpace(c.Generics[n-1][0])]
+	return dt, ok
+}

@@ -299,6 +299,9 @@ func TestTensorDataElements(t *testing.T) {
 		{"full of an i32", dataFn("full", nil, dims(2), Int{V: 7, Suffix: "i32"}), I32, "[7, 7]"},
 		{"full of an unsuffixed float", dataFn("full", nil, dims(2), f(0.5)), F64, "[0.5, 0.5]"},
 		{"full::<f32, _>", dataFn("full", []string{"f32", "_"}, dims(1), f(0.1)), F32, "[0.1]"},
+		// vec![1.elem(); 2] leaves E to TensorData::new::<E, _>'s turbofish.
+		{"new::<f32, _> of elem() results", dataFn("new", []string{"f32", "_"}, &Array{Elems: []Value{mustCall(t, w, method(i(1), "elem")), mustCall(t, w, method(i(1), "elem"))}, Vec: true}, dims(2)), F32, "[1.0, 1.0]"},
+		{"new without a turbofish", dataFn("new", nil, &Array{Elems: []Value{i(1), i(2)}, Vec: true}, dims(2)), I32, "[1, 2]"},
 	}
 	for _, c := range cases {
 		d := mustCall(t, w, c.call).(*TensorData)

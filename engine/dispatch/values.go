@@ -104,6 +104,11 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 			return nil, ue, nil
 		}
 		dtype := literalDType(a.get(0))
+		if dt, ok := turbofishElement(c); ok {
+			// TensorData::new::<E, _>(Vec<E>, shape) (burn-std
+			// data/tensor/base.rs:131): the turbofish types the values.
+			dtype = dt
+		}
 		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
 	case "quantized":
 		return w.tensorDataQuantized(c)
