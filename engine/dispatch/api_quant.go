@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
@@ -150,8 +151,8 @@ func (w *World) quantSchemeMethod(s *QuantScheme, c Call) (Value, *UsageError, *
 		}
 		out, err := s.S.PerBlock(block, d)
 		if err != nil {
-			// BlockSize::canonicalize's debug_assert! (cubecl-common scheme.rs:540-543).
-			return nil, nil, newPanic("cubecl-block-size-cap", "crates/cubecl-common/src/quant/scheme.rs:540", err.Error())
+			// BlockSize::canonicalize's debug_assert! (cubecl-common scheme.rs:534-537).
+			return nil, nil, newPanic("cubecl-block-size-cap", "crates/cubecl-common/src/quant/scheme.rs:534", err.Error())
 		}
 		return &QuantScheme{S: out}, nil, nil
 	case "scale_dtype":
@@ -287,13 +288,13 @@ func (w *World) setQuantized(out *Tensor, q *tensor.QTensor) {
 }
 
 // blockDivisibility is reduce_blocks' assertion, which quantize_dynamic
-// reaches through compute_range (scheme.rs:23-27).
+// reaches through compute_range (scheme.rs:27-30).
 func blockDivisibility(t *Tensor, s tensor.QuantScheme) *Panic {
 	if !s.HasBlock {
 		return nil
 	}
 	if err := tensor.CheckBlocks(intDims(t.shape), s); err != nil {
-		return newPanic("backend-quant-block-divisible", at(locBackendScheme, 23), err.Error()).on(0)
+		return newPanic("backend-quant-block-divisible", at(locBackendScheme, 27), err.Error()).on(0)
 	}
 	return nil
 }
@@ -611,8 +612,8 @@ func (w *World) tensorDataQuantized(c Call) (Value, *UsageError, *Panic) {
 		case !ok:
 			known = false
 		case n.Suffix != "" && n.Suffix != "i8":
-			// QuantizedBytes::new compares TypeIds (quantization.rs:231-233).
-			return nil, nil, newPanic("std-quantized-type", "crates/burn-std/src/tensor/quantization.rs:232", "Invalid quantized type").on(1)
+			// QuantizedBytes::new compares TypeIds (quantization.rs:234-236).
+			return nil, nil, newPanic("std-quantized-type", "crates/burn-std/src/tensor/quantization.rs:235", "Invalid quantized type").on(1)
 		default:
 			values[i] = int8(n.V)
 		}
@@ -638,7 +639,17 @@ func (w *World) tensorDataQuantized(c Call) (Value, *UsageError, *Panic) {
 	}
 	q, err := tensor.NewQuantizedData(values, intDims(shape), s, scales, global)
 	if err != nil {
-		return nil, nil, newPanic("std-quantized-bytes", "crates/burn-std/src/tensor/quantization.rs:219", err.Error()).on(1)
+		// QuantizedBytes::new's checks of the per-tensor scale (quantization.rs:252-264).
+		id, line := "std-quantized-global-f32", 254
+		switch msg := err.Error(); {
+		case strings.HasSuffix(msg, "requires a per-tensor scale"):
+			id, line = "std-quantized-global-missing", 262
+		case strings.HasSuffix(msg, "does not take a per-tensor scale"):
+			id, line = "std-quantized-global-extra", 263
+		case strings.HasPrefix(msg, "range end index"):
+			id, line = "std-quantized-no-scale", 243
+		}
+		return nil, nil, newPanic(id, at("crates/burn-std/src/tensor/quantization.rs", line), err.Error()).on(1)
 	}
 	d.q, d.values = q, q.ValuesData()
 	return d, nil, nil
@@ -723,7 +734,7 @@ func (w *World) qDataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *
 			return nil, nil, p.on(0), true
 		}
 		if !s.SameLevels(so) {
-			p := newPanic("std-data-schemes-differ", at(locDataCompare, 259), fmt.Sprintf("Quantization schemes differ (%s != %s)", s, so))
+			p := newPanic("std-data-schemes-differ", at(locDataCompare, 258), fmt.Sprintf("Quantization schemes differ (%s != %s)", s, so))
 			p.TrackCaller = true
 			return nil, nil, p.on(0), true
 		}
@@ -926,7 +937,7 @@ func (w *World) quantizationFunction(name string, c Call) (Value, *UsageError, *
 			return nil, errArgType(2, fmt.Sprintf("&Tensor<%d>", t.Rank()), c.Args[1]), nil
 		}
 		if _, two := s.GlobalScaleDtype(); two && cal == tensor.AbsMean {
-			return nil, nil, newPanic("backend-quant-absmean-two-level", at(locBackendScheme, 70), tensor.ErrAbsMeanTwoLevel.Error()).on(1)
+			return nil, nil, newPanic("backend-quant-absmean-two-level", at(locBackendScheme, 59), tensor.ErrAbsMeanTwoLevel.Error()).on(1)
 		}
 		if p := blockDivisibility(t, s); p != nil {
 			return nil, nil, p.on(2)
@@ -981,7 +992,7 @@ func (w *World) quantizationFunction(name string, c Call) (Value, *UsageError, *
 		}
 		if bdt := s.ScaleDtype(); s.HasBlock && bdt.MaxRepresentable() > 65504 {
 			if _, two := s.GlobalScaleDtype(); two {
-				return nil, nil, newPanic("backend-quant-normalize-range", at(locBackendScheme, 130),
+				return nil, nil, newPanic("backend-quant-normalize-range", at(locBackendScheme, 115),
 					fmt.Sprintf("block scales in %s reach f32's range, which a per-tensor scale cannot absorb", bdt)).on(1)
 			}
 		}
