@@ -66,6 +66,27 @@ func (w *World) interpolateOptionsMethod(o *InterpolateOptions, c Call) (Value, 
 	return nil, errUnknownMethod("struct `InterpolateOptions`", c.Method), nil
 }
 
+// interpolateOptionsOf reads InterpolateOptions::new(..) or a struct
+// literal `InterpolateOptions { mode, align_corners }` (both fields are
+// public and have no default).
+func interpolateOptionsOf(v Value) (*InterpolateOptions, bool) {
+	switch o := v.(type) {
+	case *InterpolateOptions:
+		return o, true
+	case *Enum:
+		if o.Variant != "InterpolateOptions" || len(o.Named) != 2 {
+			return nil, false
+		}
+		mode, ok := Deref(o.Named["mode"]).(*Enum)
+		align, isBool := Deref(o.Named["align_corners"]).(Bool)
+		if !ok || !isBool || mode.Type != "InterpolateMode" || !interpolateModes[mode.Variant] {
+			return nil, false
+		}
+		return &InterpolateOptions{mode: mode.Variant, alignCorners: bool(align)}, true
+	}
+	return nil, false
+}
+
 // interpolate is module::interpolate(x, output_size, options).
 func (w *World) interpolate(c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c}
@@ -86,7 +107,7 @@ func (w *World) interpolate(c Call) (Value, *UsageError, *Panic) {
 	if ue != nil {
 		return nil, ue, nil
 	}
-	opts, ok := a.get(2).(*InterpolateOptions)
+	opts, ok := interpolateOptionsOf(a.get(2))
 	if !ok {
 		return nil, errArgType(3, "InterpolateOptions", c.Args[2]), nil
 	}

@@ -302,3 +302,18 @@ func TestModuleConvAsymmetricPadding(t *testing.T) {
 		t.Errorf("conv3d asymmetric: %q at %s", p.Message, p.Location)
 	}
 }
+
+func TestModuleInterpolateOptionsLiteral(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	lit := &Enum{Type: "ops", Variant: "InterpolateOptions", Named: map[string]Value{
+		"mode": enum("InterpolateMode", "Nearest"), "align_corners": Bool(false)}}
+	out := mustCall(t, w, fn("interpolate", ones(t, w, d, "", 1, 1, 2, 2), dims(4, 4), lit)).(*Tensor)
+	if !slices.Equal(out.Shape(), []int64{1, 1, 4, 4}) || len(out.floatValues()) != 16 {
+		t.Errorf("interpolate with a literal: %v", out.Shape())
+	}
+	bad := &Enum{Type: "ops", Variant: "InterpolateOptions", Named: map[string]Value{"mode": enum("InterpolateMode", "Nearest")}}
+	if ue := mustReject(t, w, fn("interpolate", ones(t, w, d, "", 1, 1, 2, 2), dims(4, 4), bad)); ue.Code != "wrong-arguments" {
+		t.Errorf("a literal without align_corners: %+v", ue)
+	}
+}
