@@ -19,7 +19,7 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
 	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true,
-	"categorical": true}
+	"categorical": true, "one_hot_fill": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -30,6 +30,8 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.withIndices(t, c.Method, a)
 	case "categorical":
 		return w.categorical(t, a)
+	case "one_hot_fill":
+		return w.oneHotFill(t, a)
 	case "slice_fill":
 		return w.sliceFill(t, a)
 	case "slice_dim":
@@ -737,4 +739,66 @@ func (w *World) categorical(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	out := t.Shape()
 	out[rank-1] = samples
 	return w.tensorMethod(clamped, Call{Recv: clamped, Method: "reshape", Args: []Value{dims64(out)}})
+}
+
+// oneHotFill is Tensor::one_hot_fill::<D2>(num_classes, on_value,
+// off_value, axis) (orderable.rs:311-350): the rank and axis checks, then
+// full(off_value) of the kind's default dtype on the tensor's device with
+// on_value - off_value scattered in at each element's class.
+func (w *World) oneHotFill(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(4); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errTraitBounds("one_hot_fill", t), nil
+	}
+	classes, ue := a.int(0)
+	if ue != nil || classes < 0 {
+		return nil, errArgType(1, "usize", a.c.Args[0]), nil
+	}
+	on, ue := a.float(1)
+	if ue != nil {
+		return nil, errArgType(2, "f32", a.c.Args[1]), nil
+	}
+	off, ue := a.float(2)
+	if ue != nil {
+		return nil, errArgType(3, "f32", a.c.Args[2]), nil
+	}
+	axisArg, ue := a.int(3)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	rank := t.Rank()
+	rank2 := genericRank(a.c.Generics)
+	if rank2 < 0 {
+		if tt := parseTensorType(nil, a.c.Expect); tt.rank >= 0 {
+			rank2 = tt.rank
+		} else {
+			rank2 = rank + 1
+		}
+	}
+	if p := checkFailed(burncheck.TensorOneHotFill(rank, rank2, axisArg)); p != nil {
+		return nil, nil, p
+	}
+	axis := normDim(axisArg, rank+1)
+	shape := append(append(append([]int64{}, t.shape[:axis]...), classes), t.shape[axis:]...)
+	// on_value and off_value are f32 (orderable.rs:313-314).
+	on, off = float64(float32(on)), float64(float32(off))
+	var offV Value = Float{V: off}
+	if t.kind == KindInt {
+		offV = Int{V: int64(off)}
+	}
+	v, ue, p := w.create("full", tensorType{rank: len(shape), kind: t.kind}, shape, argList{c: Call{Args: []Value{offV, t.Device()}}}, 1)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	out := v.(*Tensor)
+	if out.values != nil {
+		out.values = nil
+		if dt, ok := valueDType(out.dtype); ok && t.values != nil {
+			out.values, _ = tensor.OneHotFill(t.values, int(classes), on, off, axis, dt)
+		}
+	}
+	w.trace[len(w.trace)-1].Note = "one_hot_fill: full(off_value) on the tensor's device, then on_value - off_value scattered in at each class"
+	return out, nil, nil
 }

@@ -498,3 +498,23 @@ func TestCategorical(t *testing.T) {
 		t.Errorf("zero samples: %s at %s", p.Message, p.Location)
 	}
 }
+
+// one_hot_fill (orderable.rs:311-350) along the last and the first axis,
+// with negative classes, and its axis check.
+func TestOneHotFillMethod(t *testing.T) {
+	fx := newOpFixture(t)
+	x := fx.floats("1", arr(f(0), f(2), f(-1)))
+	fill := func(axis int64) Call {
+		c := method(x, "one_hot_fill", i(3), f(5), f(-1), i(axis))
+		c.Generics = [][]string{{"2"}}
+		return c
+	}
+	runOpCases(t, fx.w, []opCase{
+		{"last axis", fill(-1), "[[5.0, -1.0, -1.0], [-1.0, -1.0, 5.0], [-1.0, -1.0, 5.0]]"},
+		{"axis 0", fill(0), "[[5.0, -1.0, -1.0], [-1.0, -1.0, -1.0], [-1.0, 5.0, 5.0]]"},
+	})
+	p := mustPanic(t, fx.w, fill(2))
+	if !strings.Contains(p.Message, "dimension 2 out of bounds: 0..2") || !strings.HasSuffix(p.Location, "orderable.rs:319") {
+		t.Errorf("axis 2: %s at %s", p.Message, p.Location)
+	}
+}
