@@ -36,7 +36,8 @@ func HasElementMethod(v Value, method string) bool {
 	case Int, Float, Bool:
 		return method == "elem"
 	case *Enum:
-		return (x.Type == "DType" && dtypeMethods[method]) || (method == "into" && dtypeKinds[x.Type])
+		return (x.Type == "DType" && dtypeMethods[method]) || (method == "into" && dtypeKinds[x.Type]) ||
+			(method == "into_vec_i8" && x.Variant == "QuantizedBytes")
 	}
 	return false
 }
@@ -58,11 +59,14 @@ func (w *World) elementFunction(typ, name string, c Call) (Value, *UsageError, *
 		if ue := a.want(1); ue != nil {
 			return nil, ue, nil
 		}
-		v, ue := toElement(a.get(0), typ)
+		v, ue, p := toElement(a.get(0), typ)
 		if ue != nil {
 			ue.Arg = 1
 		}
-		return v, ue, nil
+		if p != nil {
+			p = p.on(1)
+		}
+		return v, ue, p
 	}
 	return nil, errUnknownFunction("`"+typ+"`", name), nil
 }
@@ -72,12 +76,12 @@ func (w *World) elementFunction(typ, name string, c Call) (Value, *UsageError, *
 // declares for the result. With neither, rustc infers E from a later use
 // the playground does not see, and the result keeps its value as an
 // unsuffixed literal that the use types.
-func elementMethod(recv Value, c Call) (Value, *UsageError, bool) {
+func elementMethod(recv Value, c Call) (Value, *UsageError, *Panic, bool) {
 	if c.Method != "elem" {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if len(c.Args) != 0 {
-		return nil, errArgCount(true, 0, len(c.Args)), true
+		return nil, errArgCount(true, 0, len(c.Args)), nil, true
 	}
 	target := strings.TrimSpace(c.Expect)
 	if len(c.Generics) > 0 && len(c.Generics[0]) == 1 {
@@ -86,21 +90,24 @@ func elementMethod(recv Value, c Call) (Value, *UsageError, bool) {
 	if _, ok := elementTypes[target]; !ok {
 		switch x := Deref(recv).(type) {
 		case Int:
-			return Int{V: x.V}, nil, true
+			return Int{V: x.V}, nil, nil, true
 		case Float:
-			return Float{V: x.V}, nil, true
+			return Float{V: x.V}, nil, nil, true
 		}
-		return Deref(recv), nil, true
+		return Deref(recv), nil, nil, true
 	}
-	v, ue := toElement(recv, target)
-	return v, ue, true
+	v, ue, p := toElement(recv, target)
+	if p != nil {
+		p = p.on(0)
+	}
+	return v, ue, p, true
 }
 
 // toElement converts a number or a bool to the element type target as
 // ToElement does (cast.rs): floats to floats may round or saturate, floats
 // to ints truncate toward zero, ints to floats round; a value the target
-// cannot represent panics in Burn, which the playground does not model yet.
-func toElement(v Value, target string) (Value, *UsageError) {
+// cannot represent panics.
+func toElement(v Value, target string) (Value, *UsageError, *Panic) {
 	dt := elementTypes[target]
 	var (
 		f       float64
@@ -125,34 +132,50 @@ func toElement(v Value, target string) (Value, *UsageError) {
 		}
 		src = "bool"
 	default:
-		return nil, errArgType(-1, "impl ToElement", v)
+		return nil, errArgType(-1, "impl ToElement", v), nil
 	}
 	switch {
 	case dt.IsBool():
 		// to_bool: `*self != 0` (cast.rs:207-209, 291-293, 371-373).
-		return Bool(f != 0), nil
+		return Bool(f != 0), nil, nil
 	case dt.IsFloat():
 		// `*self as f32` (cast.rs:199-205, 305-314); f16 and bf16 round
 		// to nearest.
 		d := &tensor.Data{DType: tensor.F64, Shape: []int{1}, F: []float64{f}}
 		to, _ := valueDType(dt)
-		return Float{V: d.Cast(to).F[0], Suffix: target}, nil
+		return Float{V: d.Cast(to).F[0], Suffix: target}, nil, nil
 	}
 	lo, hi := intRange(dt)
+	unsignedTarget := strings.HasPrefix(string(dt), "U")
 	if isFloat {
 		// Float to int truncates toward zero and panics outside
 		// (MIN-1, MAX+1), NaN and the infinities included (cast.rs:324-377).
 		t := math.Trunc(f)
 		if math.IsNaN(f) || t < lo || t >= hi {
-			return nil, unrepresentable(src, Debug(v), target)
+			if unsignedTarget {
+				return nil, nil, newPanic("std-elem-float-to-uint", at(locStdCast, 376), "Float cannot be represented in the target unsigned int type")
+			}
+			return nil, nil, newPanic("std-elem-float-to-int", at(locStdCast, 349), "Float cannot be represented in the target signed int type")
 		}
-		return Int{V: int64(t), Suffix: target}, nil
+		return Int{V: int64(t), Suffix: target}, nil, nil
 	}
 	if float64(n) < lo || float64(n) >= hi {
-		return nil, unrepresentable(src, Debug(v), target)
+		// impl_to_element_{int,uint}_to_{int,uint} (cast.rs:136-172, 221-257).
+		id, line := "std-elem-int-to-int", 146
+		switch unsignedSource := src[0] == 'u' || src == "bool"; {
+		case !unsignedSource && unsignedTarget:
+			id, line = "std-elem-int-to-uint", 166
+		case unsignedSource && !unsignedTarget:
+			id, line = "std-elem-uint-to-int", 230
+		case unsignedSource:
+			id, line = "std-elem-uint-to-uint", 250
+		}
+		return nil, nil, newPanic(id, at(locStdCast, line), fmt.Sprintf("Element cannot be represented in the target type: %q(%d) => %q", src, n, target))
 	}
-	return Int{V: n, Suffix: target}, nil
+	return Int{V: n, Suffix: target}, nil, nil
 }
+
+const locStdCast = "crates/burn-std/src/element/cast.rs"
 
 // intRange is [MIN, MAX+1) of an int dtype, as floats (powers of two, exact).
 func intRange(dt DType) (float64, float64) {
@@ -161,14 +184,6 @@ func intRange(dt DType) (float64, float64) {
 		return 0, math.Ldexp(1, bits)
 	}
 	return -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)
-}
-
-// unrepresentable is ToElement's panic for a value outside the target type
-// (cast.rs:146-152, 166-172, 230-236, 250-256, 349, 376), which the
-// playground reports as not modelled rather than guess the run's end.
-func unrepresentable(src, value, target string) *UsageError {
-	return &UsageError{Code: "unsupported-api", Arg: -1,
-		Message: fmt.Sprintf("converting %s %s to %s panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", src, value, target)}
 }
 
 // dtypeMethod is a method of DType (crates/burn-std/src/tensor/dtype.rs:78-134),
@@ -342,9 +357,9 @@ func (w *World) dataFilled(name string, c Call) (Value, *UsageError, *Panic) {
 			return nil, errArgType(2, elem, c.Args[1]), nil
 		}
 	}
-	v, ue := toElement(fill, elem)
-	if ue != nil {
-		return nil, ue, nil
+	v, ue, p := toElement(fill, elem)
+	if ue != nil || p != nil {
+		return nil, ue, p
 	}
 	out := &TensorData{shape: shape, dtype: dt}
 	vd, ok := valueDType(dt)
@@ -395,27 +410,30 @@ func sameElement(v Value, elem string) bool {
 // the elements in order, each converted with elem::<E>() when E is not the
 // data's dtype. The interpreter iterates the array it returns; data
 // without values, or an E the program leaves to inference, is unknown.
-func dataIter(d *TensorData, c Call) (Value, *UsageError) {
+func dataIter(d *TensorData, c Call) (Value, *UsageError, *Panic) {
 	if len(c.Args) != 0 {
-		return nil, errArgCount(true, 0, len(c.Args))
+		return nil, errArgCount(true, 0, len(c.Args)), nil
 	}
 	elem := ""
 	if n := len(c.Generics); n > 0 && len(c.Generics[n-1]) == 1 {
 		elem = strings.TrimSpace(c.Generics[n-1][0])
 	}
 	if _, ok := elementTypes[elem]; !ok || d.values == nil || d.q != nil {
-		return Unknown{}, nil
+		return Unknown{}, nil, nil
 	}
 	n := d.values.NumElements()
 	elems := make([]Value, n)
 	for i := range n {
-		v, ue := toElement(elementValue(d.values, i), elem)
-		if ue != nil {
-			return nil, ue
+		// The iterator converts lazily; the model converts up front, so a
+		// value E cannot hold panics at the iter call, before any element
+		// is read.
+		v, ue, p := toElement(elementValue(d.values, i), elem)
+		if ue != nil || p != nil {
+			return nil, ue, p
 		}
 		elems[i] = v
 	}
-	return &Array{Elems: elems}, nil
+	return &Array{Elems: elems}, nil, nil
 }
 
 // turbofishElement is the element type the first generic of a path call's

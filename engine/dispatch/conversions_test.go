@@ -111,13 +111,41 @@ func TestElementTraits(t *testing.T) {
 		{"dtype takes no argument", "wrong-arguments", "this function takes 0 arguments but 1 argument was supplied", fn("f32::dtype", i(1))},
 		{"elem takes no argument", "wrong-arguments", "this method takes 0 arguments but 1 argument was supplied", Call{Recv: i(1), Method: "elem", Args: []Value{i(2)}}},
 		{"unknown function of a primitive", "unknown-function", "no function or associated item named `dtypes` found for `f32` in the current scope", fn("f32::dtypes")},
-		{"out of range int", "unsupported-api", "converting i32 300 to u8 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(Int{V: 300, Suffix: "i32"}, "u8")},
-		{"negative float to unsigned", "unsupported-api", "converting f32 -1.0 to u32 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(Float{V: -1, Suffix: "f32"}, "u32")},
-		{"NaN to int", "unsupported-api", "converting f64 NaN to i32 panics in Burn (ToElement, crates/burn-std/src/element/cast.rs); the playground does not model that panic", elem(f(math.NaN()), "i32")},
 	}
 	for _, c := range errs {
 		if ue := mustReject(t, w, c.call); ue.Code != c.code || ue.Message != c.msg {
 			t.Errorf("%s: %+v", c.name, ue)
+		}
+	}
+	// A value the target cannot hold panics at ToElement's site for the
+	// source and target kinds (cast.rs).
+	panics := []struct {
+		name, id, loc, msg string
+		call               Call
+	}{
+		{"i32 to u8", "std-elem-int-to-uint", "crates/burn-std/src/element/cast.rs:166", `Element cannot be represented in the target type: "i32"(300) => "u8"`, elem(Int{V: 300, Suffix: "i32"}, "u8")},
+		{"an unsuffixed int is an i32", "std-elem-int-to-int", "crates/burn-std/src/element/cast.rs:146", `Element cannot be represented in the target type: "i32"(200) => "i8"`, elem(i(200), "i8")},
+		{"u32 to i8", "std-elem-uint-to-int", "crates/burn-std/src/element/cast.rs:230", `Element cannot be represented in the target type: "u32"(300) => "i8"`, elem(Int{V: 300, Suffix: "u32"}, "i8")},
+		{"u64 to u8", "std-elem-uint-to-uint", "crates/burn-std/src/element/cast.rs:250", `Element cannot be represented in the target type: "u64"(256) => "u8"`, elem(Int{V: 256, Suffix: "u64"}, "u8")},
+		{"negative float to unsigned", "std-elem-float-to-uint", "crates/burn-std/src/element/cast.rs:376", "Float cannot be represented in the target unsigned int type", elem(Float{V: -1, Suffix: "f32"}, "u32")},
+		{"NaN to int", "std-elem-float-to-int", "crates/burn-std/src/element/cast.rs:349", "Float cannot be represented in the target signed int type", elem(f(math.NaN()), "i32")},
+		{"f64 past i32::MAX", "std-elem-float-to-int", "crates/burn-std/src/element/cast.rs:349", "Float cannot be represented in the target signed int type", fn("i32::from_elem", f(2147483648))},
+	}
+	for _, c := range panics {
+		p := mustPanic(t, w, c.call)
+		if p.ID != c.id || p.Location != c.loc || p.Message != c.msg {
+			t.Errorf("%s: %+v", c.name, p)
+		}
+		checkAgainstTable(t, p)
+	}
+	// In range at the edges: -0.9 truncates to 0 for an unsigned target,
+	// i32::MAX + 0.5 truncates to i32::MAX.
+	for _, c := range []struct {
+		call Call
+		want string
+	}{{elem(f(-0.9), "u8"), "0"}, {fn("i32::from_elem", f(2147483647.5)), "2147483647"}, {elem(Int{V: 255, Suffix: "i64"}, "u8"), "255"}} {
+		if got := Debug(mustCall(t, w, c.call)); got != c.want {
+			t.Errorf("%s: %s, want %s", describe(c.call), got, c.want)
 		}
 	}
 	for _, m := range []string{"elem"} {
@@ -323,8 +351,8 @@ func TestTensorDataElements(t *testing.T) {
 			t.Errorf("iter::<%s>() = %s, want %s", elem, got, want)
 		}
 	}
-	if ue := mustReject(t, w, iter("u8")); ue.Code != "unsupported-api" {
-		t.Errorf("iter::<u8>() of a negative float: %+v", ue)
+	if p := mustPanic(t, w, iter("u8")); p.ID != "std-elem-float-to-uint" {
+		t.Errorf("iter::<u8>() of a negative float: %+v", p)
 	}
 	if v := mustCall(t, w, method(data, "iter")); !isUnknownValue(v) {
 		t.Errorf("iter() with no element type: %s", Debug(v))

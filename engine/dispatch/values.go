@@ -201,8 +201,7 @@ func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Pa
 		return v, ue, p
 	}
 	if c.Method == "iter" {
-		v, ue := dataIter(d, c)
-		return v, ue, nil
+		return dataIter(d, c)
 	}
 	switch c.Method {
 	case "clone":
