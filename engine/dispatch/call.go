@@ -93,8 +93,8 @@ func (w *World) call(c Call) (Value, error) {
 	case *ParamID:
 		v, ue, p = w.paramIDMethod(r, c)
 	case Int, Float, Bool:
-		if ev, eue, ok := elementMethod(recv, c); ok {
-			v, ue = ev, eue
+		if ev, eue, ep, ok := elementMethod(recv, c); ok {
+			v, ue, p = ev, eue, ep
 		} else if _, isBool := recv.(Bool); isBool {
 			ue = errUnknownMethod("`"+recv.TypeName()+"`", c.Method)
 		} else {
