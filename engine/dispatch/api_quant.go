@@ -703,6 +703,11 @@ func (w *World) qFromData(td *TensorData, tt tensorType, shape []int64, a argLis
 func (w *World) qDataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *Panic, ok bool) {
 	a := argList{c: c, method: true}
 	switch c.Method {
+	case "into_bytes":
+		if d.q == nil || len(c.Args) != 0 {
+			return nil, nil, nil, false
+		}
+		return &QuantBytes{q: d.q}, nil, nil, true
 	case "assert_eq":
 		if len(c.Args) != 2 {
 			return nil, nil, nil, false
@@ -1157,4 +1162,35 @@ func (w *World) qWithIndices(t *Tensor, method string, a argList) (Value, *Usage
 		return nil, nil, p
 	}
 	return Tuple{q, tup[1]}, nil, nil
+}
+
+// QuantBytes is the Bytes of quantized TensorData (into_bytes).
+type QuantBytes struct{ q *tensor.QTensor }
+
+func (*QuantBytes) TypeName() string { return "Bytes" }
+
+// quantizedBytesMethod is QuantizedBytes { bytes, scheme, shape }.into_vec_i8()
+// (crates/burn-std/src/tensor/quantization.rs:285-305): the i8 values and
+// DecodedScales { block, global } read back from the bytes.
+func quantizedBytesMethod(e *Enum, c Call) (Value, bool) {
+	if e.Variant != "QuantizedBytes" || e.Named == nil || c.Method != "into_vec_i8" || len(c.Args) != 0 {
+		return nil, false
+	}
+	b, ok := Deref(e.Named["bytes"]).(*QuantBytes)
+	if !ok || b.q == nil {
+		return Unknown{}, true
+	}
+	q := b.q
+	values := make([]Value, len(q.Q))
+	for i, v := range q.Q {
+		values[i] = Int{V: int64(v), Suffix: "i8"}
+	}
+	block := make([]Value, len(q.Scales))
+	for i, s := range q.Scales {
+		block[i] = Float{V: float64(s), Suffix: "f32"}
+	}
+	global := optionOf(q.HasGlobal, Float{V: float64(q.Global), Suffix: "f32"})
+	scales := &Enum{Type: "DecodedScales", Variant: "DecodedScales", Named: map[string]Value{
+		"block": &Array{Elems: block, Vec: true}, "global": global}}
+	return Tuple{&Array{Elems: values, Vec: true}, scales}, true
 }

@@ -85,6 +85,8 @@ func (w *World) call(c Call) (Value, error) {
 	case *Enum:
 		if dv, due, dp, ok := dtypeMethod(r, c); ok {
 			v, ue, p = dv, due, dp
+		} else if qv, qok := quantizedBytesMethod(r, c); qok {
+			v = qv
 		} else if HasOperator(r, c.Method) {
 			v, ue, p = w.filterOperator(r, c)
 		} else {
