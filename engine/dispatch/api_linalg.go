@@ -90,8 +90,6 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
 			return tensor.Det(t.values, intDims(out.shape))
 		})
-	case "diag":
-		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) { return tensor.Diag(t.values) })
 	}
 	return v, ue, p
 }

@@ -4,31 +4,9 @@ import (
 	"math"
 )
 
-// linalg::diag and linalg::det as burn-tensor composes them at 2c06be35
-// (crates/burn-tensor/src/tensor/linalg/diag.rs, det.rs, lu.rs), every
-// step in the element type Burn computes it in.
-
-// Diag is linalg::diag: the main diagonal of each matrix of the last two
-// dims, shaped [.., min(rows, cols)]. Burn takes the elements at
-// i * (cols + 1) of the flattened matrix (diag.rs:45-58), so its gradient
-// is a take's: the output's gradient added back at those positions.
-func Diag(t *Tensor) (*Tensor, error) {
-	rank := len(t.Shape)
-	if rank < 2 {
-		return nil, shapeError("diag of a tensor of shape %v", t.Shape)
-	}
-	rows, cols := t.Shape[rank-2], t.Shape[rank-1]
-	n := min(rows, cols)
-	batch := numel(t.Shape[:rank-2])
-	shape := append(append([]int(nil), t.Shape[:rank-2]...), n)
-	index := make([]int, 0, batch*n)
-	for b := range batch {
-		for i := range n {
-			index = append(index, b*rows*cols+i*(cols+1))
-		}
-	}
-	return remap(t, shape, index), nil
-}
+// linalg::det as burn-tensor composes it at 2c06be35
+// (crates/burn-tensor/src/tensor/linalg/det.rs, lu.rs), every step in the
+// element type Burn computes it in.
 
 // maxDetLU is the size from which Burn's det factors by block LU
 // (lu.rs:125, size >= 256); the engine computes the standard algorithm

@@ -3,29 +3,11 @@ package tensor
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
-// The values of Burn's diag and det tests
-// (crates/burn-backend-tests/tests/tensor/float/linalg/diag.rs, det.rs).
-func TestDiagValues(t *testing.T) {
-	tall := mustFloats(t, []float64{1, 2, 3, 4, 5, 6}, []int{3, 2}, F32)
-	out, err := Diag(tall)
-	if err != nil || !slices.Equal(out.Shape, []int{2}) || !slices.Equal(out.F, []float64{1, 4}) {
-		t.Fatalf("diag of a tall matrix: %v %v (%v)", out.Shape, out.F, err)
-	}
-	batch := mustInts(t, []int64{1, 2, 3, 4, 5, 6, 7, 8}, []int{2, 2, 2}, I64)
-	out, err = Diag(batch)
-	if err != nil || !slices.Equal(out.Shape, []int{2, 2}) || !slices.Equal(out.I, []int64{1, 4, 5, 8}) {
-		t.Fatalf("diag of a batch of int matrices: %v %v (%v)", out.Shape, out.I, err)
-	}
-	_, g := sumGrad(t, []float64{1, 2, 3, 4, 5, 6}, []int{2, 3}, Diag)
-	if !slices.Equal(g.F, []float64{1, 0, 0, 0, 1, 0}) {
-		t.Errorf("diag's gradient %v", g.F)
-	}
-}
-
+// The values of Burn's det tests
+// (crates/burn-backend-tests/tests/tensor/float/linalg/det.rs).
 func TestDetValues(t *testing.T) {
 	cases := []struct {
 		name   string
