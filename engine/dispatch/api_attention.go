@@ -122,29 +122,27 @@ func (w *World) attention(c Call, fallback bool) (Value, *UsageError, *Panic) {
 	q, k, v := qkv[0], qkv[1], qkv[2]
 	scores := []int64{q.shape[0], q.shape[1], q.shape[2], k.shape[2]}
 	outShape := []int64{q.shape[0], q.shape[1], q.shape[2], v.shape[3]}
-	pl, p := routeMulti([]namedInput{{name: "query", t: q, arg: 1}, {name: "key", t: k, arg: 2}, {name: "value", t: v, arg: 3},
-		{name: "mask", t: mask, optional: true, arg: 4}, {name: "attn_bias", t: bias, optional: true, arg: 5}})
-	if p == nil {
-		if p := w.attentionPanic(pl, fallback, scores, mask, bias, opts); p != nil {
-			if p2 := w.prepare(pl.on); p2 != nil {
-				return nil, nil, p2
-			}
+	var out Value
+	if fallback {
+		var p *Panic
+		if out, p = w.attentionFallback(q, k, v, mask, bias, scores, outShape, opts); p != nil {
 			return nil, nil, p
 		}
-	}
-	op := "attention"
-	if fallback {
-		op = "float_matmul"
+	} else {
+		pl, p := routeMulti([]namedInput{{name: "query", t: q, arg: 1}, {name: "key", t: k, arg: 2}, {name: "value", t: v, arg: 3},
+			{name: "mask", t: mask, optional: true, arg: 4}, {name: "attn_bias", t: bias, optional: true, arg: 5}})
 		if p == nil {
-			if p := w.prepare(pl.on); p != nil {
+			if p := w.attentionPanic(pl, scores, mask, bias, opts); p != nil {
+				if p2 := w.prepare(pl.on); p2 != nil {
+					return nil, nil, p2
+				}
 				return nil, nil, p
 			}
-			w.recordFallback(pl, q, scores, mask != nil, bias != nil, opts)
 		}
-	}
-	out, ue, p := w.finish(op, q, pl, p, KindFloat, outShape, q.dtype)
-	if ue != nil || p != nil {
-		return out, ue, p
+		var ue *UsageError
+		if out, ue, p = w.finish("attention", q, pl, p, KindFloat, outShape, q.dtype); ue != nil || p != nil {
+			return out, ue, p
+		}
 	}
 	inputs := []*Tensor{q, k, v}
 	if mask != nil {
@@ -174,8 +172,8 @@ func (w *World) attention(c Call, fallback bool) (Value, *UsageError, *Panic) {
 // attentionPanic is the softcap assert of the fallback
 // (attention.rs:24) or of burn-flex's kernels, and burn-flex's check that
 // a mask or bias broadcasts to the scores (attention.rs:152).
-func (w *World) attentionPanic(pl placement, fallback bool, scores []int64, mask, bias *Tensor, o tensor.AttentionOptions) *Panic {
-	flex := !fallback && !pl.autodiff && pl.on.Inner().backend == Flex
+func (w *World) attentionPanic(pl placement, scores []int64, mask, bias *Tensor, o tensor.AttentionOptions) *Panic {
+	flex := !pl.autodiff && pl.on.Inner().backend == Flex
 	if o.Softcap != nil && !(*o.Softcap > 0) {
 		msg := "softcap must be positive, got " + floatDisplay(Float{V: *o.Softcap})
 		switch {
@@ -207,45 +205,100 @@ func (w *World) attentionPanic(pl placement, fallback bool, scores []int64, mask
 	return nil
 }
 
-// recordFallback traces the tensor ops attention_fallback runs before its
-// last matmul (attention.rs:27-90), which finish records.
-func (w *World) recordFallback(pl placement, q *Tensor, scores []int64, mask, bias bool, o tensor.AttentionOptions) {
+// attentionFallback runs attention_fallback on Dispatch itself
+// (attention.rs:14-91): each step is a Dispatch tensor op, routed and
+// traced as its own (the matmuls and the bias's add as binary_float!, the
+// masks' fills with a bool operand), so a tensor on another device fails
+// at the op that reads it, with that op's message. It returns the last
+// matmul's output; the caller computes its values.
+func (w *World) attentionFallback(q, k, v, mask, bias *Tensor, scores, outShape []int64, o tensor.AttentionOptions) (*Tensor, *Panic) {
+	if o.Softcap != nil && !(*o.Softcap > 0) {
+		return nil, newPanic("attention-softcap", at(locFallbackAttention, 24),
+			"softcap must be positive, got "+floatDisplay(Float{V: *o.Softcap}))
+	}
+	unary := func(op string, t *Tensor, kind Kind, shape []int64, dtype DType) *Tensor {
+		pl := routeUnary(t, kind)
+		out := w.output(pl, kind, shape, dtype)
+		w.recordOp(op, pl, out)
+		return out
+	}
+	binary := func(op string, a, b *Tensor, input int, shape []int64) (*Tensor, *Panic) {
+		var pl placement
+		var p *Panic
+		if b.kind == KindFloat {
+			pl, p = w.routeBinaryFloat(a, b)
+		} else {
+			pl, p = w.routeFloatAny(a, b)
+		}
+		if p != nil {
+			return nil, w.failOp(op, a, p.on(input))
+		}
+		if p := w.prepare(pl.on); p != nil {
+			return nil, p
+		}
+		out := w.output(pl, KindFloat, shape, a.dtype)
+		w.recordOp(op, pl, out)
+		return out, nil
+	}
+	if p := w.prepare(k.on); p != nil {
+		return nil, p
+	}
 	reduced := append(append([]int64{}, scores[:3]...), 1)
-	kt := []int64{q.shape[0], q.shape[1], q.shape[3], scores[3]}
-	type step struct {
-		op    string
-		kind  Kind
-		shape []int64
+	kt := unary("float_transpose", k, KindFloat, []int64{k.shape[0], k.shape[1], k.shape[3], k.shape[2]}, k.dtype)
+	s, p := binary("float_matmul", q, kt, 2, scores)
+	if p != nil {
+		return nil, p
 	}
-	steps := []step{{"float_swap_dims", KindFloat, kt}, {"float_matmul", KindFloat, scores}, {"float_mul_scalar", KindFloat, scores}}
+	s = unary("float_mul_scalar", s, KindFloat, scores, s.dtype)
 	if o.Softcap != nil {
-		steps = append(steps, step{"float_div_scalar", KindFloat, scores}, step{"float_tanh", KindFloat, scores}, step{"float_mul_scalar", KindFloat, scores})
+		for _, op := range []string{"float_div_scalar", "float_tanh", "float_mul_scalar"} {
+			s = unary(op, s, KindFloat, scores, s.dtype)
+		}
 	}
-	if mask {
-		steps = append(steps, step{"float_mask_fill", KindFloat, scores})
+	if mask != nil {
+		if s, p = binary("float_mask_fill", s, mask, 4, scores); p != nil {
+			return nil, p
+		}
 	}
 	if o.Causal {
+		// build_causal_mask (attention.rs:95-124), on the scores' device.
 		sq, sk := scores[2], scores[3]
-		steps = append(steps, step{"int_arange", KindInt, []int64{sq}}, step{"int_reshape", KindInt, []int64{sq, 1}},
-			step{"int_arange", KindInt, []int64{sk}}, step{"int_reshape", KindInt, []int64{1, sk}},
-			step{"int_add_scalar", KindInt, []int64{sq, 1}}, step{"int_lower", KindBool, []int64{sq, sk}},
-			step{"bool_reshape", KindBool, []int64{1, 1, sq, sk}}, step{"bool_expand", KindBool, scores},
-			step{"float_mask_fill", KindFloat, scores})
-	}
-	if bias {
-		steps = append(steps, step{"float_add", KindFloat, scores})
-	}
-	steps = append(steps, step{"float_max_dim", KindFloat, reduced}, step{"float_clamp_min", KindFloat, reduced},
-		step{"float_sub", KindFloat, scores}, step{"float_exp", KindFloat, scores}, step{"float_sum_dim", KindFloat, reduced},
-		step{"float_clamp_min", KindFloat, reduced}, step{"float_div", KindFloat, scores})
-	for _, s := range steps {
-		dt := q.dtype
-		switch s.kind {
-		case KindInt:
-			dt = w.defaultsFor(pl.on).int
-		case KindBool:
-			dt = w.defaultsFor(pl.on).bool
+		d := s.on
+		ints, bools := w.defaultsFor(d).int, w.defaultsFor(d).bool
+		plain := placement{on: d}
+		record := func(op string, kind Kind, shape []int64, dtype DType) *Tensor {
+			t := w.output(plain, kind, shape, dtype)
+			w.recordOp(op, plain, t)
+			return t
 		}
-		w.recordOp(s.op, pl, w.output(pl, s.kind, s.shape, dt))
+		record("int_arange", KindInt, []int64{sq}, ints)
+		record("int_reshape", KindInt, []int64{sq, 1}, ints)
+		record("int_arange", KindInt, []int64{sk}, ints)
+		record("int_reshape", KindInt, []int64{1, sk}, ints)
+		record("int_add_scalar", KindInt, []int64{sq, 1}, ints)
+		record("int_lower", KindBool, []int64{sq, sk}, bools)
+		record("bool_reshape", KindBool, []int64{1, 1, sq, sk}, bools)
+		causal := record("bool_expand", KindBool, scores, bools)
+		if s, p = binary("float_mask_fill", s, causal, 0, scores); p != nil {
+			return nil, p
+		}
 	}
+	if bias != nil {
+		if s, p = binary("float_add", s, bias, 5, scores); p != nil {
+			return nil, p
+		}
+	}
+	mx := unary("float_max_dim", s, KindFloat, reduced, s.dtype)
+	mx = unary("float_clamp_min", mx, KindFloat, reduced, s.dtype)
+	if s, p = binary("float_sub", s, mx, 0, scores); p != nil {
+		return nil, p
+	}
+	num := unary("float_exp", s, KindFloat, scores, s.dtype)
+	sum := unary("float_sum_dim", num, KindFloat, reduced, s.dtype)
+	sum = unary("float_clamp_min", sum, KindFloat, reduced, s.dtype)
+	softmax, p := binary("float_div", num, sum, 0, scores)
+	if p != nil {
+		return nil, p
+	}
+	return binary("float_matmul", softmax, v, 3, outShape)
 }

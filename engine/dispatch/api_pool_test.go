@@ -135,7 +135,7 @@ func TestModuleAttention(t *testing.T) {
 	for _, ev := range w.Trace()[before:] {
 		ops = append(ops, ev.Op)
 	}
-	if len(ops) != 20 || ops[0] != "float_swap_dims" || ops[1] != "float_matmul" || ops[11] != "float_mask_fill" || ops[19] != "float_matmul" {
+	if len(ops) != 20 || ops[0] != "float_transpose" || ops[1] != "float_matmul" || ops[11] != "float_mask_fill" || ops[19] != "float_matmul" {
 		t.Errorf("attention_fallback trace %v", ops)
 	}
 	soft := &Enum{Type: "AttentionModuleOptions", Variant: "AttentionModuleOptions",
@@ -315,5 +315,23 @@ func TestModuleInterpolateOptionsLiteral(t *testing.T) {
 	bad := &Enum{Type: "ops", Variant: "InterpolateOptions", Named: map[string]Value{"mode": enum("InterpolateMode", "Nearest")}}
 	if ue := mustReject(t, w, fn("interpolate", ones(t, w, d, "", 1, 1, 2, 2), dims(4, 4), bad)); ue.Code != "wrong-arguments" {
 		t.Errorf("a literal without align_corners: %+v", ue)
+	}
+}
+
+// TestAttentionFallbackRoutesEachOp: attention_fallback's ops are Dispatch
+// ops of their own, so a value tensor on another backend fails at the
+// last matmul, with binary_float!'s message, after the softmax ran.
+func TestAttentionFallbackRoutesEachOp(t *testing.T) {
+	w := world(t, "flex", "ndarray")
+	flex, nd := device(t, w, "flex"), device(t, w, "ndarray")
+	q, k := ones(t, w, flex, "", 1, 1, 2, 3), ones(t, w, flex, "", 1, 1, 2, 3)
+	v := ones(t, w, nd, "", 1, 1, 2, 3)
+	none := enum("Option", "None")
+	p := mustPanic(t, w, fn("attention_fallback", q, k, v, none, none, &Enum{Type: "Default", Variant: "default"}))
+	if last := w.Trace()[len(w.Trace())-1]; last.Op != "float_matmul" || last.Note != "panic" {
+		t.Errorf("fallback failed at %s (%s): %q", last.Op, last.Note, p.Message)
+	}
+	if p.Input != 3 {
+		t.Errorf("panic input %d, want 3 (value)", p.Input)
 	}
 }
