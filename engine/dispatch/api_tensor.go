@@ -396,6 +396,8 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 			return nil, nil, p.on(1)
 		}
 		return out, nil, nil
+	case "try_into_vec_as", "try_to_vec_as":
+		return w.tryVecAs(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	case "into_data", "to_data", "into_scalar", "into_data_as", "to_data_as", "into_data_dtype", "to_data_dtype":
 		// The synchronous into_scalar runs no check (only into_scalar_async
 		// does); its element count is checked on the data.

@@ -211,3 +211,17 @@ func TestCalibrationAndParams(t *testing.T) {
 		t.Errorf("indivisible blocks: %q at %s", p.Message, p.Location)
 	}
 }
+
+// try_into_vec_as reads a float tensor as Ok(Vec<E>); a quantized one,
+// whose conversion Burn refuses, stays unknown.
+func TestTryIntoVecAs(t *testing.T) {
+	fx := newQuantFixture(t)
+	x := fx.floats("1", arr(f(0.5), f(-1)))
+	v := mustCall(t, fx.w, Call{Recv: x, Method: "try_into_vec_as", Generics: [][]string{{"f64"}}}).(*Enum)
+	if v.Variant != "Ok" || Debug(v.Fields[0]) != "[0.5, -1.0]" {
+		t.Errorf("try_into_vec_as::<f64>() = %s", Debug(v))
+	}
+	if got := mustCall(t, fx.w, method(fx.q(t, "1", arr(f(1))), "try_into_vec_as")); !isUnknownValue(got) {
+		t.Errorf("a quantized tensor's values as f32: %s", Debug(got))
+	}
+}
