@@ -19,7 +19,7 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
 	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true,
-	"categorical": true, "one_hot_fill": true}
+	"categorical": true, "one_hot_fill": true, "iter_dim": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -30,6 +30,8 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.withIndices(t, c.Method, a)
 	case "categorical":
 		return w.categorical(t, a)
+	case "iter_dim":
+		return w.iterDim(t, a)
 	case "one_hot_fill":
 		return w.oneHotFill(t, a)
 	case "slice_fill":
@@ -801,4 +803,32 @@ func (w *World) oneHotFill(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	}
 	w.trace[len(w.trace)-1].Note = "one_hot_fill: full(off_value) on the tensor's device, then on_value - off_value scattered in at each class"
 	return out, nil, nil
+}
+
+// iterDim is Tensor::iter_dim(dim) (base.rs:2569-2572, DimIter at
+// 3103-3165): the dim's check, then one slice per index along dim. DimIter
+// slices as it is pulled; the model slices every index up front and the
+// interpreter iterates over the parts (front to back, or from the back).
+func (w *World) iterDim(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	d, ue := a.int(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	dim, f := burncheck.TensorDim("Tensor::iter_dim", d, t.Rank())
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	parts := &Array{Vec: true}
+	for k := range t.shape[dim] {
+		ranges := dimRanges(t.shape, dim, k, 1)
+		part, ue, p := w.step(t, "slice", ranges)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		parts.Elems = append(parts.Elems, part)
+	}
+	return parts, nil, nil
 }

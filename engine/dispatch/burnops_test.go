@@ -518,3 +518,25 @@ func TestOneHotFillMethod(t *testing.T) {
 		t.Errorf("axis 2: %s at %s", p.Message, p.Location)
 	}
 }
+
+// iter_dim (base.rs:2569, DimIter): one slice per index along dim, in
+// order, each a float_slice of the tensor; its dim check.
+func TestIterDim(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.floats("2", arr(arr(f(1), f(2), f(3)), arr(f(4), f(5), f(6))))
+	parts := mustCall(t, fx.w, method(m, "iter_dim", i(-1))).(*Array)
+	var got []string
+	for _, p := range parts.Elems {
+		got = append(got, p.(*Tensor).values.Preview(8))
+	}
+	if strings.Join(got, " ") != "[[1.0], [4.0]] [[2.0], [5.0]] [[3.0], [6.0]]" {
+		t.Errorf("iter_dim(-1) = %v", got)
+	}
+	if op := fx.w.trace[len(fx.w.trace)-1].Op; op != "float_slice" {
+		t.Errorf("iter_dim's parts are %s", op)
+	}
+	p := mustPanic(t, fx.w, method(m, "iter_dim", i(2)))
+	if !strings.Contains(p.Message, "'Iter Dim'") || !strings.HasSuffix(p.Location, "base.rs:2570") {
+		t.Errorf("iter_dim(2): %s at %s", p.Message, p.Location)
+	}
+}

@@ -187,6 +187,10 @@ func (in *interp) burnInto(e *syntax.MethodCallExpr, recv value, args []value, e
 	if _, isData := dispatch.Deref(recv).(*dispatch.TensorData); isData && e.Name == "iter" {
 		return in.dataIter(e, recv, args, expect)
 	}
+	if _, isTensor := dispatch.Deref(recv).(*dispatch.Tensor); isTensor && e.Name == "iter_dim" {
+		// Burn's DimIter: the model returns the parts, iterated here.
+		return in.dataIter(e, recv, args, expect)
+	}
 	if e.Name != "into" || len(args) != 0 {
 		return nil, false, nil
 	}
