@@ -45,6 +45,9 @@ func TestSignAndActivationsByName(t *testing.T) {
 	if s.F[0] != -1 || s.F[1] != 0 || s.F[2] != 1 || !math.IsNaN(s.F[3]) {
 		t.Errorf("float sign %v", s.F)
 	}
+	if nz, _ := Unary("sign", mustFloats(t, []float64{math.Copysign(0, -1)}, []int{1}, F32)); math.Signbit(nz.F[0]) {
+		t.Errorf("sign(-0.0) is %v: Flex gives +0.0", nz.F[0])
+	}
 	si, _ := Unary("sign", mustInts(t, []int64{-3, 0, 2}, []int{3}, I32))
 	if !slices.Equal(si.I, []int64{-1, 0, 1}) {
 		t.Errorf("int sign %v", si.I)

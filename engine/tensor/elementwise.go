@@ -53,14 +53,18 @@ func absInt(x int64) int64 {
 	return x
 }
 
+// signFloat is Flex's float_sign (burn-flex/src/ops/float.rs:569): NaN
+// stays NaN and either zero is +0.0.
 func signFloat(x float64) float64 {
 	switch {
 	case x > 0:
 		return 1
 	case x < 0:
 		return -1
+	case x == 0:
+		return 0
 	}
-	return x // zero keeps its sign bit; NaN stays NaN
+	return x
 }
 
 func signInt(x int64) int64 {
