@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -333,5 +334,27 @@ func TestAttentionFallbackRoutesEachOp(t *testing.T) {
 	}
 	if p.Input != 3 {
 		t.Errorf("panic input %d, want 3 (value)", p.Input)
+	}
+}
+
+func TestModuleLayerNorm(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x := mustCall(t, w, fnG("Tensor::from_floats", []string{"2"}, arr(arr(f(1), f(2), f(3)), arr(f(2), f(2), f(2))), ref(d))).(*Tensor)
+	gamma, beta := ones(t, w, d, "", 3), ones(t, w, d, "", 3)
+	out := mustCall(t, w, fn("burn::tensor::module::layer_norm", x, gamma, enum("Option", "Some", beta), f(0))).(*Tensor)
+	// Row 1: mean 2, variance 2/3: (x - 2) / sqrt(2/3) + 1; row 2 is constant: 0/0.
+	got := out.floatValues()
+	r := 1 / math.Sqrt(2.0/3)
+	if len(got) != 6 || math.Abs(got[0]-(1-r)) > 1e-6 || math.Abs(got[1]-1) > 1e-6 || math.Abs(got[2]-(1+r)) > 1e-6 || !math.IsNaN(got[3]) {
+		t.Errorf("layer_norm values %v", got)
+	}
+	if w.Trace()[len(w.Trace())-1].Op != "layer_norm" {
+		t.Errorf("op %s", w.Trace()[len(w.Trace())-1].Op)
+	}
+	p := mustPanic(t, w, fn("layer_norm", x, ones(t, w, d, "", 4), enum("Option", "None"), f(1e-5)))
+	want := "layer_norm: gamma must be a 1-D tensor of length equal to last dim of input (got shape Shape { dims: [4] }, expected [3])"
+	if p.Message != want || p.Location != "crates/burn-flex/src/ops/activation.rs:576" {
+		t.Errorf("gamma of 4: %q at %s", p.Message, p.Location)
 	}
 }

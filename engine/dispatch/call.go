@@ -258,6 +258,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.embedding(c)
 	case "batch_norm":
 		return w.batchNorm(c)
+	case "layer_norm":
+		return w.layerNorm(c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)
