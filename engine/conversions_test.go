@@ -76,6 +76,11 @@ assert_eq!(t.shape().as_slice(), [2, 3]);
 let s: Shape = [4, 5].into();
 println!("{:?} {} {}", s, s.num_elements(), t.shape()[1]);
 `, "Shape { dims: [4, 5] } 20 3\n", []string{"float_zeros"}},
+		{"a Shape's slice methods and its Vec", `use burn::tensor::{Tensor, Shape};
+let s = Tensor::<2>::zeros([2, 3], &Default::default()).shape();
+let v: Vec<usize> = s.clone().into();
+println!("{} {:?} {:?} {} {:?}", s.iter().product::<usize>(), s.first(), s.dims::<2>(), s == Shape::new([2, 3]), v);
+`, "6 Some(2) [2, 3] true [2, 3]\n", []string{"float_zeros"}},
 		{"into() a tensor", `use burn::tensor::{Tensor, TensorData};
 let u: Tensor<1> = [1.0, 2.0].into();
 let v: Tensor<1> = TensorData::from([3.0, 4.0]).into();

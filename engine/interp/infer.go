@@ -187,6 +187,18 @@ func (in *interp) burnInto(e *syntax.MethodCallExpr, recv value, args []value, e
 	if _, isData := dispatch.Deref(recv).(*dispatch.TensorData); isData && e.Name == "iter" {
 		return in.dataIter(e, recv, args, expect)
 	}
+	if shape, isShape := dispatch.Deref(recv).(*dispatch.ShapeValue); isShape {
+		switch {
+		case shapeSliceMethods[e.Name]:
+			// Shape::iter, and the slice methods Shape's Deref<Target = [usize]> gives it.
+			return in.stdMethod(e, shapeDims(shape), args, expect)
+		case e.Name == "into" && len(args) == 0 && strings.HasPrefix(strings.TrimSpace(expect), "Vec<"):
+			// impl From<Shape> for Vec<usize>.
+			dims := shapeDims(shape)
+			dims.Vec = true
+			return dims, true, nil
+		}
+	}
 	if _, isTensor := dispatch.Deref(recv).(*dispatch.Tensor); isTensor && e.Name == "iter_dim" {
 		// Burn's DimIter: the model returns the parts, iterated here.
 		return in.dataIter(e, recv, args, expect)
@@ -261,4 +273,12 @@ func (in *interp) dataIter(e *syntax.MethodCallExpr, recv value, args []value, e
 		return unknown, true, sig
 	}
 	return it, true, sig
+}
+
+// shapeSliceMethods are the methods of [usize] a Shape answers through
+// Deref (cubecl-zspace shape.rs: `impl Deref for Shape { type Target = [usize] }`),
+// and its own iter.
+var shapeSliceMethods = map[string]bool{
+	"iter": true, "is_empty": true, "first": true, "last": true, "get": true, "contains": true,
+	"starts_with": true, "ends_with": true, "windows": true, "chunks": true,
 }
