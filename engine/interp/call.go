@@ -617,7 +617,13 @@ func lastSeg(t *syntax.Type) string {
 
 // methodCall evaluates `recv.name(args)`.
 func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *signal) {
-	recv, sig := in.expr(e.Recv)
+	recvExpect := ""
+	if (e.Name == "unwrap" || e.Name == "expect") && strings.HasPrefix(expect, "[") {
+		// `v.try_into().unwrap()` into an array: the array type is the
+		// Ok value's.
+		recvExpect = "Result<" + expect + ", _>"
+	}
+	recv, sig := in.exprExpect(e.Recv, recvExpect)
 	if sig != nil {
 		return nil, sig
 	}

@@ -150,6 +150,10 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		expect := in.letTypes[s]
 		if s.Type != nil {
 			expect = in.typeText(s.Type)
+		} else if sp, ok := s.Pat.(*syntax.SlicePat); ok && expect == "" && !hasRest(sp.Elems) {
+			// `let [a, b] = v.try_into().unwrap();`: the pattern names
+			// the array type.
+			expect = fmt.Sprintf("[_; %d]", len(sp.Elems))
 		}
 		v, sig := in.exprExpect(s.Init, expect)
 		if sig != nil {
@@ -283,6 +287,9 @@ func (in *interp) matchPattern(p syntax.Pattern, v value, bind bool) bool {
 	case *syntax.SlicePat:
 		arr, ok := dispatch.Deref(v).(*dispatch.Array)
 		if !ok {
+			for _, el := range p.Elems {
+				in.matchPattern(el, unknown, bind)
+			}
 			return isUnknown(v)
 		}
 		rest := -1

@@ -110,8 +110,16 @@ func (in *interp) checkMatch(e *syntax.MatchExpr, v value) {
 // checkLetPattern reports a refutable pattern in a `let` without else
 // (E0005).
 func (in *interp) checkLetPattern(s *syntax.LetStmt, v value) {
+	if _, isSlice := s.Pat.(*syntax.SlicePat); isSlice && isUnknown(v) {
+		// An unknown value's type is not known either: `let [a, b] = ..`
+		// may be an array's.
+		return
+	}
 	if s.Else != nil || in.checked(s) {
 		return
+	}
+	if s.Type != nil && strings.HasPrefix(strings.TrimSpace(s.Type.Text), "[") && strings.Contains(s.Type.Text, ";") {
+		return // `let [a, b]: [T; 2]`: an array pattern of the array's length
 	}
 	switch s.Pat.(type) {
 	case *syntax.IdentPat, *syntax.WildPat:

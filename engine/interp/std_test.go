@@ -37,6 +37,8 @@ func TestStdPrograms(t *testing.T) {
 		{"declared types type literals", "type Elem = f32;\nstruct P { a: u8, b: f32 }\nfn third(x: f32) -> f32 { x / 3.0 }\nfn half() -> Elem { 1.0 / 2.0 + 1.0 / 3.0 }\nfn main() { let p = P { a: 200, b: 1.0 }; println!(\"{} {} {} {}\", third(1.0), p.b / 3.0, half(), p.a.checked_add(100).is_none()); }", "0.33333334 0.33333334 0.8333333 true\n"},
 		{"declared parameter type overflows", "fn f(x: u8) -> u8 { x + 250 }\nfn main() { println!(\"{}\", f(10)); }", "panic: attempt to add with overflow"},
 		{"float ranges", `let r = 0.5f32..1.5; let ri = 0.0..=1.0; println!("{:?} {:?} {} {} {} {}", r, ri, r.contains(&1.5), ri.contains(&1.0), (1.0..0.5).is_empty(), ri.end());`, "0.5..1.5 0.0..=1.0 false true true 1\n"},
+		{"vec try_into an array", `let v = vec![1, 2]; let [a, b]: [i32; 2] = v.clone().try_into().unwrap(); let [c, d] = v.clone().try_into().unwrap(); let r: Result<[i32; 3], _> = v.try_into(); println!("{a}{b}{c}{d} {:?}", r);`, "1212 Err([1, 2])\n"},
+		{"vec try_into an array of another length", `let [a] = vec![1, 2].try_into().unwrap(); println!("{a}");`, "panic: called `Result::unwrap()` on an `Err` value: [1, 2]"},
 		{"own iterator", "struct Countdown { n: u32 }\nimpl Iterator for Countdown { type Item = u32; fn next(&mut self) -> Option<u32> { if self.n == 0 { None } else { self.n -= 1; Some(self.n + 1) } } }\nfn main() { let v: Vec<u32> = Countdown { n: 5 }.filter(|x| x % 2 == 1).collect(); println!(\"{:?}\", v); for x in (Countdown { n: 2 }) { print!(\"{x} \"); } println!(); }", "[5, 3, 1]\n2 1 \n"},
 		{"cell", "use std::cell::Cell;\nfn main() { let c = Cell::new(1); c.set(c.get() + 41); println!(\"{}\", c.get()); }", "42\n"},
 		// Integers.

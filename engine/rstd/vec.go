@@ -3,6 +3,7 @@ package rstd
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -75,6 +76,22 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 			return mutIter(c, x), true, nil
 		}
 		return sliceIter(c, elems), true, nil
+	case "try_into":
+		// Vec<T> or &[T] into [T; N]: N is the array type the context
+		// names, else the playground cannot tell whether it fits.
+		at := strings.LastIndex(call.Expect, "; ")
+		close := strings.Index(call.Expect[max(at, 0):], "]")
+		if len(args) != 0 || at < 0 || close < 0 {
+			return unknown, true, nil
+		}
+		want, err := strconv.Atoi(strings.TrimSpace(call.Expect[at+2 : at+close]))
+		if err != nil {
+			return unknown, true, nil
+		}
+		if want != n {
+			return &dispatch.Enum{Type: "Result", Variant: "Err", Fields: []Value{x}}, true, nil
+		}
+		return &dispatch.Enum{Type: "Result", Variant: "Ok", Fields: []Value{&dispatch.Array{Elems: append([]Value(nil), x.Elems...)}}}, true, nil
 	case "clone", "to_vec", "to_owned", "into", "into_vec", "as_slice", "as_mut_slice", "into_boxed_slice", "cloned", "copied":
 		return &dispatch.Array{Elems: append([]Value(nil), x.Elems...), Vec: x.Vec || call.Name == "to_vec" || call.Name == "to_owned"}, true, nil
 	case "len", "capacity":
