@@ -86,6 +86,12 @@ func elementMethod(recv Value, c Call) (Value, *UsageError, *Panic, bool) {
 	target := strings.TrimSpace(c.Expect)
 	if len(c.Generics) > 0 && len(c.Generics[0]) == 1 {
 		target = strings.TrimSpace(c.Generics[0][0])
+		switch target {
+		case "usize", "isize", "i128", "u128":
+			// make_element! implements Element for none of them.
+			return nil, &UsageError{Code: "wrong-arguments", Arg: -1,
+				Message: "the trait bound `" + target + ": Element` is not satisfied"}, nil, true
+		}
 	}
 	if _, ok := elementTypes[target]; !ok {
 		switch x := Deref(recv).(type) {

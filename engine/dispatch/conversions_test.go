@@ -110,6 +110,7 @@ func TestElementTraits(t *testing.T) {
 	}{
 		{"dtype takes no argument", "wrong-arguments", "this function takes 0 arguments but 1 argument was supplied", fn("f32::dtype", i(1))},
 		{"elem takes no argument", "wrong-arguments", "this method takes 0 arguments but 1 argument was supplied", Call{Recv: i(1), Method: "elem", Args: []Value{i(2)}}},
+		{"usize is no Element", "wrong-arguments", "the trait bound `usize: Element` is not satisfied", elem(i(1), "usize")},
 		{"unknown function of a primitive", "unknown-function", "no function or associated item named `dtypes` found for `f32` in the current scope", fn("f32::dtypes")},
 	}
 	for _, c := range errs {
