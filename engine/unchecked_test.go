@@ -83,6 +83,14 @@ func TestUncheckedWarnings(t *testing.T) {
 				"    let s: f32 = big.sum().into_scalar();\n    assert_eq!(s, 5.0);\n}\n",
 			want: []uncheckedAt{{"assert_eq!(s, 5.0)", "the value of `s`"}},
 		},
+		{
+			name:  "a test after one that failed",
+			entry: engine.EntryTests,
+			items: "#[test]\nfn a_fails() {\n    assert_eq!(1, 2);\n}\n#[test]\nfn b_sums() {\n    let device = Default::default();\n    " + big +
+				"    let s: f32 = big.sum().into_scalar();\n    assert_eq!(s, 5.0);\n}\n",
+			want:   []uncheckedAt{{"assert_eq!(s, 5.0)", "the value of `s`"}},
+			status: engine.StatusPanicked,
+		},
 
 		// What must not warn.
 		{

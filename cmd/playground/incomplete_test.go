@@ -47,3 +47,21 @@ func TestRunSaysWhatWasNotChecked(t *testing.T) {
 		t.Errorf("exit %d, complete %v (%v)", code, res.Complete, err)
 	}
 }
+
+// TestTestSaysWhatWasNotChecked: `playground test` prints what was not
+// checked before libtest's report and ends saying the run is not
+// complete, so a test's "ok" on an unknown value is not read as a pass.
+func TestTestSaysWhatWasNotChecked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tests.rs")
+	src := "use burn::tensor::Tensor;\n\n#[test]\nfn fails() {\n    assert_eq!(1, 2);\n}\n\n#[test]\nfn unknown() {\n" +
+		"    let device = Default::default();\n    let big = Tensor::<2>::ones([2000, 2000], &device);\n" +
+		"    let s: f32 = big.sum().into_scalar();\n    assert_eq!(s, 5.0);\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := cli(t, "test", path)
+	if code != exitFailed || !strings.HasPrefix(out, "warning[playground-unchecked]: `assert_eq!` was not checked") ||
+		!strings.Contains(out, "test unknown ... ok\n") || !strings.HasSuffix(out, "status: panicked; 1 thing was not checked (not complete)\n") {
+		t.Errorf("exit %d, text:\n%s", code, out)
+	}
+}

@@ -45,7 +45,13 @@ func testCommand(args []string, stdout, stderr io.Writer) (int, error) {
 	case res.Status == engine.StatusRejected:
 		fmt.Fprint(stdout, report.Text(res, sources(req)))
 	default:
+		// What was not checked comes first, as a build's warnings do, and
+		// an incomplete run ends saying so: its "ok" is not libtest's.
+		fmt.Fprint(stdout, report.Unchecked(res, sources(req)))
 		fmt.Fprint(stdout, res.Output)
+		if res.Unchecked() > 0 && !res.Complete {
+			fmt.Fprintf(stdout, "status: %s\n", report.Status(res))
+		}
 	}
 	if res.Status == engine.StatusOK {
 		return exitOK, nil

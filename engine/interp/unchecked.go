@@ -28,14 +28,27 @@ const CodeUnchecked = "playground-unchecked"
 // reported), visits both arms of a condition it cannot decide, and
 // evaluates the functions nobody calls with unknown parameters (whole.go),
 // so its unknowns say nothing about the program as it runs. Once a run has
-// reported an error of its own (a type rustc would reject), what follows
-// is not warned about either: the run is rejected.
+// reported an error of its own that rustc would reject (a type error, not
+// a panic), what follows is not warned about either: the run is rejected.
+// A panic is no such error: it ends only its own test, and the next test
+// still warns.
 func (in *interp) unchecked(r source.Range, what, unknownWhat string, help ...string) {
-	if in.opts.Mode != Run || in.uncalled || in.diags.HasErrors() {
+	if in.opts.Mode != Run || in.uncalled || in.compileErrorReported() {
 		return
 	}
 	in.report(diag.Diagnostic{Code: CodeUnchecked, Severity: diag.Warning, Phase: diag.Run, File: diag.MainRS, Range: r,
 		Message: fmt.Sprintf("%s was not checked: the playground does not know %s", what, unknownWhat), Help: help})
+}
+
+// compileErrorReported reports an error of this evaluation that is not a
+// panic (every panic, Burn's or the program's, carries its PanicID).
+func (in *interp) compileErrorReported() bool {
+	for _, d := range in.diags {
+		if d.Severity == diag.Error && d.PanicID == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // maxQuoted bounds the source text a warning quotes.

@@ -50,6 +50,21 @@ func Text(res engine.Result, files map[string]string) string {
 	return b.String()
 }
 
+// Unchecked renders the warnings that make res incomplete
+// (playground-unmodelled, playground-unchecked), each as Text renders it;
+// empty for a complete Result. `playground test` prints them before
+// libtest's report, where cargo prints a build's warnings.
+func Unchecked(res engine.Result, files map[string]string) string {
+	var b strings.Builder
+	for _, d := range res.Diagnostics {
+		if engine.Incompleteness(d.Code) {
+			writeDiagnostic(&b, d, files)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // Status is the Result's status as the text says it: the status of a
 // complete Result, and for an incomplete one what was not checked, so that
 // "ran; 2 things were not checked" never reads as "ok".
