@@ -77,7 +77,7 @@ func TestUncheckedWarnings(t *testing.T) {
 			want: []uncheckedAt{{"assert_eq!(s, 1.0)", "the value of `s`"}},
 		},
 		{
-			name: "a test's assertion",
+			name:  "a test's assertion",
 			entry: engine.EntryTests,
 			items: "#[test]\nfn sums() {\n    let device = Default::default();\n    " + big +
 				"    let s: f32 = big.sum().into_scalar();\n    assert_eq!(s, 5.0);\n}\n",
@@ -100,22 +100,22 @@ func TestUncheckedWarnings(t *testing.T) {
 				"t.into_data().assert_approx_eq::<f32>(&TensorData::from([1.0, 2.0]), Tolerance::default());\nif s > 1.0 { println!(\"{s}\"); }\n",
 		},
 		{
-			name: "a function nobody calls",
-			body: "let t = Tensor::<1>::from_data([1.0, 2.0], &device);\nprintln!(\"{:?}\", t.dims());\n",
+			name:  "a function nobody calls",
+			body:  "let t = Tensor::<1>::from_data([1.0, 2.0], &device);\nprintln!(\"{:?}\", t.dims());\n",
 			items: "fn never(x: f32, t: Tensor<1>) {\n    assert_eq!(x, 1.0);\n    t.into_data().assert_eq(&TensorData::from([1.0]), true);\n    if x > 0.0 { println!(\"{x}\"); }\n}\n",
 		},
 		{
-			name: "a value that is unknown because a Burn panic was reported",
-			body: "let a = Tensor::<2>::ones([2, 3], &device);\nlet b = Tensor::<2>::ones([2, 3], &device);\nlet c: f32 = a.matmul(b).sum().into_scalar();\nassert_eq!(c, 1.0);\n",
+			name:   "a value that is unknown because a Burn panic was reported",
+			body:   "let a = Tensor::<2>::ones([2, 3], &device);\nlet b = Tensor::<2>::ones([2, 3], &device);\nlet c: f32 = a.matmul(b).sum().into_scalar();\nassert_eq!(c, 1.0);\n",
 			status: engine.StatusPanicked,
 		},
 		{
-			name: "a value that is unknown because of a compile error",
-			body: "let a = Tensor::<1>::ones([2], &device);\nlet c = a.no_such_method();\nassert_eq!(c, 1.0);\nprintln!(\"{c}\");\n",
+			name:   "a value that is unknown because of a compile error",
+			body:   "let a = Tensor::<1>::ones([2], &device);\nlet c = a.no_such_method();\nassert_eq!(c, 1.0);\nprintln!(\"{c}\");\n",
 			status: engine.StatusRejected,
 		},
 		{
-			name: "a test nobody runs and an ignored test",
+			name:  "a test nobody runs and an ignored test",
 			entry: engine.EntryTests,
 			items: "fn helper(x: f32) {\n    assert_eq!(x, 2.0);\n}\n#[test]\n#[ignore]\nfn slow() {\n    let device = Default::default();\n    " + big +
 				"    let s: f32 = big.sum().into_scalar();\n    assert_eq!(s, 5.0);\n}\n",
