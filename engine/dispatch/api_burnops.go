@@ -19,7 +19,7 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
 	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true,
-	"categorical": true, "one_hot_fill": true, "iter_dim": true}
+	"categorical": true, "one_hot_fill": true, "iter_dim": true, "roll": true, "roll_dim": true, "dot": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -32,6 +32,25 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.categorical(t, a)
 	case "iter_dim":
 		return w.iterDim(t, a)
+	case "roll", "roll_dim":
+		return w.roll(t, c.Method, a)
+	case "dot":
+		// numeric.rs:869-871, on Tensor<1, K>: mul, then sum.
+		if t.Rank() != 1 || t.kind == KindBool {
+			return nil, errUnknownMethod("struct `"+t.TypeName()+"`", "dot"), nil
+		}
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		o, ue := sameTensorArg(a, 0, t)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		prod, ue, p := w.step(t, "mul", o)
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		return w.tensorMethod(prod, Call{Recv: prod, Method: "sum"})
 	case "one_hot_fill":
 		return w.oneHotFill(t, a)
 	case "slice_fill":
@@ -831,4 +850,95 @@ func (w *World) iterDim(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		parts.Elems = append(parts.Elems, part)
 	}
 	return parts, nil, nil
+}
+
+// roll_dim(shift, dim) and roll(shifts, dims) (base.rs:1045-1222): the dim
+// checks, each shift wrapped into the dim's size and summed per dim, then
+// for every dim with a non-zero shift a cat of slice_dim(shift..) and
+// slice_dim(..shift); an empty dim or tensor is returned as is.
+func (w *World) roll(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	rank := t.Rank()
+	accumulated := make([]int64, rank)
+	if method == "roll_dim" {
+		shift, ue := a.int(0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		d, ue := a.int(1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		dim, f := burncheck.TensorDim("Tensor::roll_dim", d, rank)
+		if p := checkFailed(f); p != nil {
+			return nil, nil, p
+		}
+		accumulated[dim] = shift
+	} else {
+		shifts, ue := intsArg(a, 0)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		dims, ue := intsArg(a, 1)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		if len(dims) != len(shifts) {
+			return nil, nil, assertEqPanic("bt-roll-align", at(locTensorBase, 1120), len(dims), len(shifts),
+				fmt.Sprintf("Dimensions and shifts must align; found dims=%s, shifts=%s", prettyInts(dims), prettyInts(shifts)))
+		}
+		for i, d := range dims {
+			dim, f := burncheck.TensorDim("Tensor::roll", d, rank)
+			if p := checkFailed(f); p != nil {
+				return nil, nil, p
+			}
+			accumulated[dim] += shifts[i]
+		}
+	}
+	if n, _ := numElements(t.shape); n == 0 {
+		return t, nil, nil
+	}
+	out := t
+	for dim, shift := range accumulated {
+		size := t.shape[dim]
+		if size == 0 {
+			continue
+		}
+		// wrap_index: the shift taken modulo the size, non-negative.
+		s := ((shift % size) + size) % size
+		if s == 0 {
+			continue
+		}
+		d := Int{V: int64(dim)}
+		head, ue, p := w.step(out, "slice_dim", d, &Range{Lo: &s})
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		tail, ue, p := w.step(out, "slice_dim", d, &Range{Hi: &s})
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		v, ue, p := w.tensorFunction("cat", Call{Path: []string{"Tensor", "cat"}, Args: []Value{&Array{Elems: []Value{head, tail}, Vec: true}, d}})
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		out = v.(*Tensor)
+	}
+	return out, nil, nil
+}
+
+// prettyInts is {:#?} of a slice of integers.
+func prettyInts(xs []int64) string {
+	if len(xs) == 0 {
+		return "[]"
+	}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for _, x := range xs {
+		fmt.Fprintf(&b, "    %d,\n", x)
+	}
+	b.WriteString("]")
+	return b.String()
 }

@@ -540,3 +540,38 @@ func TestIterDim(t *testing.T) {
 		t.Errorf("iter_dim(2): %s at %s", p.Message, p.Location)
 	}
 }
+
+// roll_dim, roll (base.rs:1045-1222) and dot (numeric.rs:869): values
+// worked by hand, the alignment assert, and roll against index arithmetic.
+func TestRollAndDot(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.ints("2", arr(arr(i(0), i(1), i(2)), arr(i(3), i(4), i(5))))
+	runOpCases(t, fx.w, []opCase{
+		{"roll_dim(1, 1)", method(m, "roll_dim", i(1), i(1)), "[[1, 2, 0], [4, 5, 3]]"},
+		{"roll_dim(-1, -1)", method(m, "roll_dim", i(-1), i(-1)), "[[2, 0, 1], [5, 3, 4]]"},
+		{"roll over both dims", method(m, "roll", arr(i(1), i(2)), arr(i(0), i(1))), "[[5, 3, 4], [2, 0, 1]]"},
+		{"roll whose shifts cancel", method(m, "roll", arr(i(1), i(-1)), arr(i(1), i(1))), "[[0, 1, 2], [3, 4, 5]]"},
+		{"dot", method(fx.floats("1", arr(f(1), f(2))), "dot", fx.floats("1", arr(f(-2), f(3)))), "[4.0]"},
+	})
+	p := mustPanic(t, fx.w, method(m, "roll", arr(i(1), i(2)), arr(i(0))))
+	if p.Message != "assertion `left == right` failed: Dimensions and shifts must align; found dims=[\n    0,\n], shifts=[\n    1,\n    2,\n]\n  left: 1\n right: 2" {
+		t.Errorf("roll of unaligned shifts: %q", p.Message)
+	}
+	r := rand.New(rand.NewPCG(6, 6))
+	for trial := range 50 {
+		n := 1 + r.IntN(6)
+		xs := &Array{}
+		for k := range n {
+			xs.Elems = append(xs.Elems, i(int64(k)))
+		}
+		shift := int64(r.IntN(20) - 10)
+		out := mustCall(t, fx.w, method(fx.ints("1", xs), "roll_dim", i(shift), i(0))).(*Tensor)
+		for k := range n {
+			// Element k of the output is element (k + shift) mod n of the input.
+			want := ((int64(k)+shift)%int64(n) + int64(n)) % int64(n)
+			if got := out.values.Data.Int(k); got != want {
+				t.Fatalf("trial %d: roll_dim(%d) of %d elements at %d = %d, want %d", trial, shift, n, k, got, want)
+			}
+		}
+	}
+}
