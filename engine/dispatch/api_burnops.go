@@ -23,6 +23,9 @@ var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": tr
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
+	if statsMethods[c.Method] {
+		return w.statsMethod(t, c.Method, a)
+	}
 	switch c.Method {
 	case "pad":
 		return w.pad(t, a)
