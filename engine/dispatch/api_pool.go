@@ -157,3 +157,131 @@ func (w *World) poolOp(name string, x *Tensor, shape []int64) (Value, *UsageErro
 	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}})
 	return w.finish(name, x, pl, p, KindFloat, shape, x.dtype)
 }
+
+// moduleBackward is module::avg_pool2d_backward,
+// max_pool2d_with_indices_backward and conv2d_weight_backward
+// (crates/burn-tensor/src/tensor/module.rs:649-710): multi_op!s on all
+// their tensors (crates/burn-dispatch/src/ops/module.rs:136-150, 225-244,
+// 356-368). burn-autodiff cannot differentiate the two pool backwards
+// and panics (crates/burn-autodiff/src/ops/module.rs:1498, 1749);
+// conv2d_weight_backward keeps ModuleOps' default there.
+func (w *World) moduleBackward(name string, c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	want := map[string]int{"avg_pool2d_backward": 7, "max_pool2d_with_indices_backward": 8, "conv2d_weight_backward": 4}[name]
+	if ue := a.want(want); ue != nil {
+		return nil, ue, nil
+	}
+	tensorAt := func(i int, kind Kind) (*Tensor, *UsageError) {
+		t, ue := a.tensor(i)
+		if ue == nil && (t.kind != kind || t.Rank() != 4) {
+			typ := "Tensor<4>"
+			if kind == KindInt {
+				typ = "Tensor<4, Int>"
+			}
+			ue = errArgType(i+1, typ, c.Args[i])
+		}
+		return t, ue
+	}
+	pairAt := func(i int) ([]int64, *UsageError) {
+		v, ue := intsArg(a, i)
+		if ue == nil && len(v) != 2 {
+			ue = errArgType(i+1, "[usize; 2]", c.Args[i])
+		}
+		return v, ue
+	}
+	x, ue := tensorAt(0, KindFloat)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	switch name {
+	case "conv2d_weight_backward":
+		weight, ue := tensorAt(1, KindFloat)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		grad, ue := tensorAt(2, KindFloat)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		opts, ok := a.get(3).(*ConvOptions)
+		if !ok || opts.transpose || opts.padded || len(opts.stride) != 2 {
+			return nil, errArgType(4, "ConvOptions<2>", c.Args[3]), nil
+		}
+		pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "weight", t: weight, arg: 2}, {name: "output_grad", t: grad, arg: 3}})
+		v, ue, p := w.finish(name, x, pl, p, KindFloat, weight.shape, weight.dtype)
+		return w.computed(v, ue, p, []*Tensor{x, weight, grad}, func(*Tensor) (*tensor.Tensor, error) {
+			work, ok := tensor.ConvWork(x.shape, weight.shape, grad.shape, false)
+			if !ok || !w.budget.TakeWork(2*work) {
+				return nil, tensor.ErrBudget
+			}
+			conv := tensor.Conv{Stride: intDims(opts.stride), Padding: intDims(opts.padding), Dilation: intDims(opts.dilation), Groups: int(opts.groups)}
+			return tensor.VJP(func(wt *tensor.Tensor) (*tensor.Tensor, error) {
+				return tensor.Convolution(x.values.Detach(), wt, nil, conv)
+			}, weight.values, grad.values, w.budget)
+		})
+	}
+	geo := make([][]int64, 3)
+	if name == "avg_pool2d_backward" {
+		grad, ue := tensorAt(1, KindFloat)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		for i := range 3 {
+			v, ue := pairAt(2 + i)
+			if ue != nil {
+				return nil, ue, nil
+			}
+			geo[i] = v
+		}
+		countPad, ue := a.boolean(5)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		ceil, ue := a.boolean(6)
+		if ue != nil {
+			return nil, ue, nil
+		}
+		pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "grad", t: grad, arg: 2}})
+		if p == nil && pl.autodiff {
+			return nil, nil, w.failOp(name, x, newPanic("ad-avg-pool-backward", at("crates/burn-autodiff/src/ops/module.rs", 1498),
+				"Can't differentiate avg pool 2d backward."))
+		}
+		v, ue, p := w.finish(name, x, pl, p, KindFloat, x.shape, x.dtype)
+		return w.computed(v, ue, p, []*Tensor{x, grad}, func(*Tensor) (*tensor.Tensor, error) {
+			work, ok := tensor.PoolWork(grad.shape, geo[0])
+			if !ok || !w.budget.TakeWork(2*work) {
+				return nil, tensor.ErrBudget
+			}
+			o := tensor.Pool{Kernel: intDims(geo[0]), Stride: intDims(geo[1]), Padding: intDims(geo[2]), CeilMode: ceil, CountIncludePad: countPad}
+			return tensor.VJP(func(t *tensor.Tensor) (*tensor.Tensor, error) { return tensor.AvgPool(t, o) }, x.values, grad.values, w.budget)
+		})
+	}
+	// max_pool2d_with_indices_backward(x, kernel, stride, padding, dilation, ceil_mode, output_grad, indices):
+	// the geometry is checked for its types; the indices say where each
+	// gradient goes.
+	for i := 1; i <= 4; i++ {
+		if _, ue := pairAt(i); ue != nil {
+			return nil, ue, nil
+		}
+	}
+	if _, ue := a.boolean(5); ue != nil {
+		return nil, ue, nil
+	}
+	grad, ue := tensorAt(6, KindFloat)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	indices, ue := tensorAt(7, KindInt)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}, {name: "output_grad", t: grad, arg: 7}, {name: "indices", t: indices, arg: 8}})
+	if p == nil && pl.autodiff {
+		return nil, nil, w.failOp(name, x, newPanic("ad-max-pool-backward", at("crates/burn-autodiff/src/ops/module.rs", 1749),
+			"Can't differentiate max pool2d with indices backward."))
+	}
+	v, ue, p := w.finish(name, x, pl, p, KindFloat, x.shape, x.dtype)
+	return w.computed(v, ue, p, []*Tensor{x, grad, indices}, func(*Tensor) (*tensor.Tensor, error) {
+		return tensor.MaxPoolBackward(x.values, grad.values, indices.values)
+	})
+}

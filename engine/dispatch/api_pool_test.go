@@ -358,3 +358,35 @@ func TestModuleLayerNorm(t *testing.T) {
 		t.Errorf("gamma of 4: %q at %s", p.Message, p.Location)
 	}
 }
+
+func TestModuleBackwardFunctions(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x := ones(t, w, d, "", 1, 1, 3, 3)
+	b := func(v bool) Bool { return Bool(v) }
+	// Each 2x2 window of a 2x2 stride-1 pool spreads a quarter: the centre
+	// is in four windows.
+	grad := ones(t, w, d, "", 1, 1, 2, 2)
+	g := mustCall(t, w, fn("burn::tensor::module::avg_pool2d_backward", x, grad, dims(2, 2), dims(1, 1), dims(0, 0), b(false), b(false))).(*Tensor)
+	if v := g.floatValues(); !slices.Equal(g.Shape(), []int64{1, 1, 3, 3}) || len(v) != 9 || v[4] != 1 || v[0] != 0.25 || w.Trace()[len(w.Trace())-1].Op != "avg_pool2d_backward" {
+		t.Errorf("avg_pool2d_backward: %v %v", g.Shape(), v)
+	}
+	pair := mustCall(t, w, fn("max_pool2d_with_indices", x, dims(2, 2), dims(1, 1), dims(0, 0), dims(1, 1), b(false))).(Tuple)
+	g = mustCall(t, w, fn("max_pool2d_with_indices_backward", x, dims(2, 2), dims(1, 1), dims(0, 0), dims(1, 1), b(false), grad, pair[1])).(*Tensor)
+	// Equal maxima: every window's gradient goes to its first element.
+	if v := g.floatValues(); !slices.Equal(v, []float64{1, 1, 0, 1, 1, 0, 0, 0, 0}) {
+		t.Errorf("max_pool2d_with_indices_backward: %v", v)
+	}
+	opts := mustCall(t, w, fn("ConvOptions::new", dims(1, 1), dims(0, 0), dims(1, 1), i(1)))
+	g = mustCall(t, w, fn("conv2d_weight_backward", x, ones(t, w, d, "", 1, 1, 2, 2), grad, opts)).(*Tensor)
+	// Each weight tap sums the input over the four output positions.
+	if v := g.floatValues(); !slices.Equal(g.Shape(), []int64{1, 1, 2, 2}) || !slices.Equal(v, []float64{4, 4, 4, 4}) {
+		t.Errorf("conv2d_weight_backward: %v %v", g.Shape(), v)
+	}
+	adx := mustCall(t, w, method(d, "autodiff")).(*Device)
+	xa := ones(t, w, adx, "", 1, 1, 3, 3)
+	p := mustPanic(t, w, fn("avg_pool2d_backward", xa, ones(t, w, adx, "", 1, 1, 2, 2), dims(2, 2), dims(1, 1), dims(0, 0), b(false), b(false)))
+	if p.Message != "Can't differentiate avg pool 2d backward." {
+		t.Errorf("avg_pool2d_backward on autodiff: %q", p.Message)
+	}
+}

@@ -66,8 +66,6 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.tensorDataMethod(r, c)
 	case *Tolerance:
 		v, ue, p = w.toleranceMethod(r, c)
-	case *Transaction:
-		v, ue, p = w.transactionMethod(r, c)
 	case *InterpolateOptions:
 		v, ue, p = w.interpolateOptionsMethod(r, c)
 	case *ShapeValue:
@@ -173,8 +171,6 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return normFunction(name, c)
 	case "Tolerance":
 		return w.toleranceFunction(name, c)
-	case "Transaction":
-		return w.transactionFunction(name, c)
 	case "Shape":
 		return w.shapeFunction(name, c)
 	case "LinearConfig":
@@ -264,6 +260,8 @@ func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageE
 		return w.batchNorm(c)
 	case "layer_norm":
 		return w.layerNorm(c)
+	case "avg_pool2d_backward", "max_pool2d_with_indices_backward", "conv2d_weight_backward":
+		return w.moduleBackward(name, c)
 	case "start", "start_async":
 		if len(full) >= 2 && full[len(full)-2] == "server" {
 			return w.serverFunction(name, c)

@@ -370,3 +370,71 @@ func AdaptiveWork(shape []int64, out []int64) (int64, bool) {
 	}
 	return ShapeElements(dims)
 }
+
+// VJP is the vector-Jacobian product of f at x with v: the gradient of
+// sum(f(x) * v) with respect to x, which is what the backends' *_backward
+// module ops return for the op f (avg_pool2d_backward, conv2d_weight_backward,
+// ...). f must keep x's graph; v has f(x)'s shape.
+func VJP(f func(x *Tensor) (*Tensor, error), x, v *Tensor, budget *Budget) (*Tensor, error) {
+	leaf, err := x.Detach().RequireGrad()
+	if err != nil {
+		return nil, err
+	}
+	y, err := f(leaf)
+	if err != nil {
+		return nil, err
+	}
+	prod, err := Binary("mul", y, v.Detach())
+	if err != nil {
+		return nil, err
+	}
+	loss, err := Reduce("sum", prod, BoolNative)
+	if err != nil {
+		return nil, err
+	}
+	grads, err := Backward(loss, budget)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := grads.Get(leaf)
+	if !ok {
+		return Zeros(x.Shape, x.DType), nil
+	}
+	return g, nil
+}
+
+// MaxPoolBackward is max_pool2d_with_indices_backward: output_grad added
+// into a zero input-shaped gradient at the flat spatial position each
+// index names (pool.rs:1192-1240); an index outside the sample is the
+// backend's problem (ErrIndex).
+func MaxPoolBackward(x, grad, indices *Tensor) (*Tensor, error) {
+	if len(x.Shape) < 3 || len(grad.Shape) != len(x.Shape) || !slicesEqual(grad.Shape, indices.Shape) ||
+		grad.Shape[0] != x.Shape[0] || grad.Shape[1] != x.Shape[1] {
+		return nil, shapeError("max pool backward of %v with a gradient of %v", x.Shape, grad.Shape)
+	}
+	sin, sout := numel(x.Shape[2:]), numel(grad.Shape[2:])
+	acc := make([]float64, len(x.F))
+	for i, g := range grad.F {
+		at := indices.Data.Int(i)
+		if at < 0 {
+			continue
+		}
+		if at >= int64(sin) {
+			return nil, ErrIndex
+		}
+		acc[i/sout*sin+int(at)] += g
+	}
+	return &Tensor{Data: *roundedData(acc, x.Shape, x.DType)}, nil
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
