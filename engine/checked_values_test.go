@@ -9,6 +9,7 @@ import (
 
 // TestComputedValuesAreChecked: the operations whose values the engine
 // computes (det, diag, gather_nd, scatter_nd, mask_select, cross, unfold,
+// mask_where with its operands broadcast,
 // a bool select_assign, and their gradients) make an assertion a real
 // check: Burn's expected value passes, complete, and a changed one fails
 // as Burn's assert does. Before they were computed, both passed.
@@ -24,6 +25,7 @@ func TestComputedValuesAreChecked(t *testing.T) {
 		{"mask_select gradient", "let device = Device::default().autodiff();\nlet t = Tensor::<1>::from_data([1.0, 2.0, 3.0], &device).require_grad();\nlet m = Tensor::<1, Bool>::from_data([true, false, true], &device);\nlet grads = t.clone().mask_select(m).sum().backward();\nt.grad(&grads).unwrap().into_data().assert_eq(&TensorData::from([1.0, %s, 1.0]), false);\n", "0.0", "1.0"},
 		{"cross gradient", "let device = Device::default().autodiff();\nlet a = Tensor::<1>::from_data([1.0, 2.0, 3.0], &device).require_grad();\nlet b = Tensor::<1>::from_data([4.0, 5.0, 6.0], &device);\nlet grads = a.clone().cross(b, 0).sum().backward();\na.grad(&grads).unwrap().into_data().assert_eq(&TensorData::from([%s, 2.0, -1.0]), false);\n", "-1.0", "1.0"},
 		{"unfold", "let t = Tensor::<1>::from_data([1.0, 2.0, 3.0], &device);\nlet u: Tensor<2> = t.unfold(0, 2, 1);\nu.into_data().assert_eq(&TensorData::from([[1.0, 2.0], [2.0, %s]]), false);\n", "3.0", "4.0"},
+		{"mask_where broadcast", "let t = Tensor::<2>::from_data([[2.0, 3.0]], &device);\nlet m = Tensor::<2, Bool>::from_data([[true, false], [false, true]], &device);\nlet v = Tensor::<2>::ones([2, 2], &device);\nt.mask_where(m, v).into_data().assert_eq(&TensorData::from([[1.0, 3.0], [2.0, %s]]), false);\n", "1.0", "3.0"},
 		{"bool select_assign", "let t = Tensor::<1, Bool>::from_data([false, true], &device);\nlet i = Tensor::<1, Int>::from_data([0], &device);\nlet v = Tensor::<1, Bool>::from_data([true], &device);\nt.select_assign(0, i, v, IndexingUpdateOp::Add).into_data().assert_eq(&TensorData::from([%s, true]), false);\n", "true", "false"},
 	}
 	for _, tc := range cases {

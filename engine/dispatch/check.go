@@ -36,6 +36,27 @@ func broadcastShape(lhs, rhs []int64) []int64 {
 	return out
 }
 
+// broadcastAll is the shape shapes of one rank broadcast to, each dim the
+// one size that is not 1; shapes that do not broadcast leave the first as
+// it is.
+func broadcastAll(first []int64, rest ...[]int64) []int64 {
+	out := append([]int64{}, first...)
+	for _, s := range rest {
+		if len(s) != len(out) {
+			return first
+		}
+		for i, d := range s {
+			switch {
+			case out[i] == 1:
+				out[i] = d
+			case d != 1 && d != out[i]:
+				return first
+			}
+		}
+	}
+	return out
+}
+
 // matmulShape is the output of a batched matmul: batch dims broadcast,
 // then rows of lhs by columns of rhs.
 func matmulShape(lhs, rhs []int64) []int64 {

@@ -342,6 +342,11 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 		if row.method == "flip" {
 			f = burncheck.TensorFlip(rank, args.array)
 		}
+		if row.method == "mask_where" && len(args.tensors) == 2 {
+			// burn-flex broadcasts the tensor, the mask and the value to
+			// one shape (crates/burn-flex/src/ops/mask.rs:161-205).
+			shape = broadcastAll(shape, args.tensors[0].shape, args.tensors[1].shape)
+		}
 	case "broadcast":
 		o := args.tensors[0]
 		if row.ew {
