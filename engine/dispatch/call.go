@@ -66,6 +66,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.tensorDataMethod(r, c)
 	case *Tolerance:
 		v, ue, p = w.toleranceMethod(r, c)
+	case *Transaction:
+		v, ue, p = w.transactionMethod(r, c)
 	case *InterpolateOptions:
 		v, ue, p = w.interpolateOptionsMethod(r, c)
 	case *ShapeValue:
@@ -171,6 +173,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return normFunction(name, c)
 	case "Tolerance":
 		return w.toleranceFunction(name, c)
+	case "Transaction":
+		return w.transactionFunction(name, c)
 	case "Shape":
 		return w.shapeFunction(name, c)
 	case "LinearConfig":
