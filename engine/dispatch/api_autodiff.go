@@ -16,6 +16,9 @@ func (w *World) gradTracking(t *Tensor, method string, a argList) (Value, *Usage
 	if ue := a.want(want); ue != nil {
 		return nil, ue, nil
 	}
+	if t.kind == KindQFloat {
+		return w.qGradTracking(t, method, a)
+	}
 	if t.kind != KindFloat {
 		return nil, &UsageError{Code: "unknown-method", Arg: -1,
 			Message: "the method `" + method + "` exists for struct `" + t.TypeName() + "`, but its trait bounds were not satisfied"}, nil

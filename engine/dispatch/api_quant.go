@@ -1194,3 +1194,26 @@ func quantizedBytesMethod(e *Enum, c Call) (Value, bool) {
 		"block": &Array{Elems: block, Vec: true}, "global": global}}
 	return Tuple{&Array{Elems: values, Vec: true}, scales}, true
 }
+
+// qGradTracking is the autodiff surface on a quantized tensor
+// (crates/burn-tensor/src/tensor/api/float.rs:1134-1158): detach takes
+// the tensor through into_float and float_detach, so its result is a
+// float; q_set_require_grad and q_is_require_grad are burn-backend's
+// defaults, the tensor itself and false (ops/qtensor.rs:192-207).
+func (w *World) qGradTracking(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	switch method {
+	case "detach":
+		d, p := w.dequantizeTo(t, w.defaultsFor(t.on).float)
+		if p != nil {
+			return nil, nil, p
+		}
+		return w.gradTracking(d, method, a)
+	case "is_require_grad":
+		return Bool(false), nil, nil
+	case "set_require_grad":
+		if _, ue := a.boolean(0); ue != nil {
+			return nil, ue, nil
+		}
+	}
+	return t, nil, nil
+}

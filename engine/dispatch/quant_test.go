@@ -225,3 +225,24 @@ func TestTryIntoVecAs(t *testing.T) {
 		t.Errorf("a quantized tensor's values as f32: %s", Debug(got))
 	}
 }
+
+// A move keeps the i8 values; detach goes through into_float and
+// float_detach, so it returns a float; q_is_require_grad is false.
+func TestQuantizedMoveAndAutodiffSurface(t *testing.T) {
+	fx := newQuantFixture(t)
+	q := fx.q(t, "1", arr(f(0), f(5)))
+	moved := mustCall(t, fx.w, method(q, "to_device", ref(fx.d))).(*Tensor)
+	if got, _ := Display(mustCall(t, fx.w, method(moved, "into_data"))); !strings.HasPrefix(got, "[0, 127] ") {
+		t.Errorf("moved quantized data %s", got)
+	}
+	d := mustCall(t, fx.w, method(q, "detach")).(*Tensor)
+	if d.kind != KindFloat || lastOps(fx.w, 2) != "dequantize float_detach" || d.values.Preview(8) != "[0.0, 5.0]" {
+		t.Errorf("detach of a quantized tensor: %s %q", d.kind, lastOps(fx.w, 2))
+	}
+	if v := mustCall(t, fx.w, method(q, "is_require_grad")); v != Bool(false) {
+		t.Errorf("is_require_grad = %v", v)
+	}
+	if v := mustCall(t, fx.w, method(q, "require_grad")); v != Value(q) {
+		t.Errorf("require_grad of a quantized tensor is the tensor itself")
+	}
+}

@@ -31,6 +31,7 @@ func (w *World) moved(t *Tensor, dst *Device) *Tensor {
 	out.ckp = copyStrategy(t.ckp)
 	out.literal = t.literal
 	out.values = t.values
+	out.q = t.q
 	return out
 }
 
