@@ -90,6 +90,10 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
 			return tensor.Det(t.values, intDims(out.shape))
 		})
+	case "lu":
+		if ue == nil && p == nil {
+			w.luValues(t, v.(Tuple))
+		}
 	}
 	return v, ue, p
 }

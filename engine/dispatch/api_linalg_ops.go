@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // The burn::tensor::linalg functions burn-tensor composes from tensor
@@ -432,4 +433,20 @@ func (w *World) lpNorm(t *Tensor, p float64, dim int) (Value, *UsageError, *Pani
 		return run(op("abs"), op("min_dim", d))
 	}
 	return run(op("abs"), op("powf_scalar", Float{V: p}), op("sum_dim", d), op("powf_scalar", Float{V: 1 / p}))
+}
+
+// luValues gives lu's P, L and U the values package tensor computes as
+// Burn's unblocked algorithm does; they stay shapes only for a tracked
+// input or a matrix Burn factors by blocks.
+func (w *World) luValues(t *Tensor, outs Tuple) {
+	if t.values == nil || len(outs) != 3 {
+		return
+	}
+	p, l, u, err := tensor.LU(t.values)
+	if err != nil {
+		return
+	}
+	for i, v := range []*tensor.Tensor{p, l, u} {
+		w.compute(outs[i].(*Tensor), []*Tensor{t}, func() (*tensor.Tensor, error) { return v, nil })
+	}
 }
