@@ -216,7 +216,7 @@ func dtypeMethod(e *Enum, c Call) (Value, *UsageError, *Panic, bool) {
 		// DType::name (dtype.rs:113-135).
 		td, ok := valueDType(d)
 		if !ok {
-			if d == qfloatDefault {
+			if isQFloat(d) {
 				v = Str("qfloat")
 				break
 			}

@@ -246,3 +246,12 @@ func TestQuantizedMoveAndAutodiffSurface(t *testing.T) {
 		t.Errorf("require_grad of a quantized tensor is the tensor itself")
 	}
 }
+
+// DType::name of every quantized dtype is "qfloat" (dtype.rs:113-135).
+func TestQuantizedDTypeName(t *testing.T) {
+	fx := newQuantFixture(t)
+	dt := mustCall(t, fx.w, method(fx.q(t, "1", arr(f(1))), "dtype"))
+	if v := mustCall(t, fx.w, method(dt, "name")); v != Value(Str("qfloat")) {
+		t.Errorf("name() = %v", v)
+	}
+}
