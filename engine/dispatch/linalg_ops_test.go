@@ -175,3 +175,31 @@ func TestLuShapes(t *testing.T) {
 		}
 	}
 }
+
+// lu's values (lu.rs, unblocked below 256): P L U gives the input back,
+// and a tracked input leaves them unknown.
+func TestLuValues(t *testing.T) {
+	fx := newOpFixture(t, "autodiff")
+	x := fx.floats("2", arr(arr(f(1), f(2)), arr(f(3), f(4)), arr(f(5), f(7))))
+	out := mustCall(t, fx.w, linalgCall("lu", nil, x)).(Tuple)
+	p, l, u := out[0].(*Tensor), out[1].(*Tensor), out[2].(*Tensor)
+	if p.values == nil || l.values == nil || u.values == nil {
+		t.Fatal("lu of a 3x2 matrix gave no values")
+	}
+	if got := p.values.Preview(16); got != "[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]" {
+		t.Errorf("P = %s", got)
+	}
+	pl := mustCall(t, fx.w, method(p, "matmul", l)).(*Tensor)
+	plu := mustCall(t, fx.w, method(pl, "matmul", u)).(*Tensor)
+	for k, want := range []float64{1, 2, 3, 4, 5, 7} {
+		if got := plu.values.Data.Float(k); math.Abs(got-want) > 1e-5 {
+			t.Errorf("P L U [%d] = %v, want %v", k, got, want)
+		}
+	}
+	ad := mustCall(t, fx.w, method(fx.d, "autodiff")).(*Device)
+	y := mustCall(t, fx.w, fnG("Tensor::from_floats", []string{"2"}, arr(arr(f(1), f(2)), arr(f(3), f(4))), ref(ad))).(*Tensor)
+	y = mustCall(t, fx.w, method(y, "require_grad")).(*Tensor)
+	if outs := mustCall(t, fx.w, linalgCall("lu", nil, y)).(Tuple); outs[1].(*Tensor).values != nil {
+		t.Error("lu of a tracked tensor has values without a gradient")
+	}
+}
