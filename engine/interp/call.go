@@ -257,6 +257,9 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 		if v, sig, ok := in.callAssoc(typ, it.typ == nil, r.rest[0], args, e.Range); ok {
 			return v, sig
 		}
+		if v, sig, ok := in.configAssoc(it.typ, r.rest[0], args, e.Range); ok {
+			return v, sig
+		}
 		if r.rest[0] == "default" && it.typ != nil && len(args) == 0 {
 			if v, ok, sig := in.userDefault(it.typ, e.Range, 0); ok {
 				return v, sig
@@ -655,6 +658,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
 				return dispatch.Str(in.callFmt(fn, recv, false)), nil
 			}
+		}
+		if v, sig, ok := in.derivedMethod(e, recv, args, expect); ok {
+			return v, sig
 		}
 	}
 	if v, handled, sig := in.burnInto(e, recv, args, expect); handled {

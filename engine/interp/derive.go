@@ -105,6 +105,9 @@ func (in *interp) hasUser(v value, depth int) bool {
 // is false when the standard formatter decides alone.
 func (in *interp) userSpec(spec fmtSpec, v value) (value, bool) {
 	if !spec.debug {
+		if s, ok := in.displayBurnDerived(v); ok {
+			return shown(s), true
+		}
 		if en, decl := in.userDecl(v); decl != nil {
 			if fn := in.traitMethod(en.Type, "Display", "fmt"); fn != nil {
 				return shown(in.callFmt(fn, v, spec.pretty)), true
@@ -121,6 +124,9 @@ func (in *interp) userSpec(spec fmtSpec, v value) (value, bool) {
 // hasDisplayUser is hasDisplay with the program's Display impls.
 func (in *interp) hasDisplayUser(v value) bool {
 	if _, ok := v.(shown); ok {
+		return true
+	}
+	if in.hasBurnDisplay(v) {
 		return true
 	}
 	if en, decl := in.userDecl(v); decl != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -702,6 +703,9 @@ func (in *interp) addMoveFix(before int, op *dispatch.ExtensionOp, args []value,
 // rest of Burn's API otherwise.
 func (in *interp) callWorld(call dispatch.Call) (value, error) {
 	if v, handled, err := in.world.ExtensionAPI(call); handled {
+		return v, err
+	}
+	if v, handled, err := nn.Call(in.world, call, hostOf{in}); handled {
 		return v, err
 	}
 	return in.world.Call(call)
