@@ -9,6 +9,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
@@ -748,6 +749,9 @@ func (in *interp) field(e *syntax.FieldExpr) (value, *signal) {
 			return x.Fields[i], nil
 		}
 	default:
+		if v, ok := nn.Field(x, e.Name); ok {
+			return v, nil
+		}
 		if v, ok := dispatch.Field(x, e.Name); ok {
 			return v, nil
 		}

@@ -252,3 +252,21 @@ func paramMethod(w *dispatch.World, p *Param, c dispatch.Call) (dispatch.Value, 
 	c.Recv = t
 	return w.Call(c)
 }
+
+// Field is a public field of a burn-nn module or config, or a Param's
+// id; ok is false for any other.
+func Field(v dispatch.Value, name string) (dispatch.Value, bool) {
+	switch x := v.(type) {
+	case *Module:
+		f, ok := x.Values[name]
+		return f, ok
+	case *Config:
+		f, ok := x.Values[name]
+		return f, ok
+	case *Param:
+		if name == "id" {
+			return x.ID, true
+		}
+	}
+	return nil, false
+}

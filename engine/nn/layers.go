@@ -343,8 +343,10 @@ func forwardDropout(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Val
 		return x, nil
 	}
 	keep := 1 - prob
-	mask, err := w.Call(dispatch.Call{Recv: x, Method: "random_like", Args: []dispatch.Value{
-		&dispatch.Enum{Type: "Distribution", Variant: "Bernoulli", Fields: []dispatch.Value{dispatch.Float{V: keep}}}}})
+	// random_like is float_random with the input's shape and device
+	// (tensor/api/float.rs:1125).
+	mask, err := tensorFn(w, x.Rank(), "random", ints(x.Shape()...),
+		&dispatch.Enum{Type: "Distribution", Variant: "Bernoulli", Fields: []dispatch.Value{dispatch.Float{V: keep}}}, deviceRef(x.Device()))
 	if err != nil {
 		return nil, err
 	}
