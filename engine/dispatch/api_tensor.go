@@ -441,6 +441,9 @@ func (w *World) tensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	if burnOpMethods[method] {
 		return w.burnOpMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	}
+	if extraTensorMethods[method] {
+		return w.extraTensorMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
+	}
 	if moreTensorMethods[method] {
 		return w.moreTensorMethod(t, Call{Recv: c.Recv, Method: method, Args: c.Args, Generics: c.Generics, Expect: c.Expect})
 	}
