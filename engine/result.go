@@ -79,16 +79,27 @@ type Result struct {
 	Engine   EngineInfo `json:"engine"`
 }
 
-// The two warnings that make a Result incomplete.
+// The warnings that make a Result incomplete.
 const (
 	CodeUnmodelled = "playground-unmodelled"
 	CodeUnchecked  = "playground-unchecked"
+	// CodeOutsideWorld is a call that needs what a program run by the
+	// playground does not have (files, the network, other processes, the
+	// clock): a boundary, like an item not modelled (interp's
+	// CodeOutsideWorld).
+	CodeOutsideWorld = "playground-outside-world"
 )
 
 // Incompleteness makes a Result incomplete: a Burn item or a boundary not
 // modelled, or an assertion, branch or print whose values are unknown.
 func Incompleteness(code string) bool {
-	return code == CodeUnmodelled || code == CodeUnchecked
+	return code == CodeUnmodelled || code == CodeUnchecked || code == CodeOutsideWorld
+}
+
+// IncompleteCodes are the codes Incompleteness holds, for the surfaces
+// that count them in their own language (the page's results.js).
+func IncompleteCodes() []string {
+	return []string{CodeOutsideWorld, CodeUnchecked, CodeUnmodelled}
 }
 
 // Unchecked counts the diagnostics that make res incomplete: the things

@@ -3,6 +3,8 @@ package interp
 import (
 	"strings"
 	"testing"
+
+	"github.com/dispatch-playground/playground/engine/diag"
 )
 
 // TestStdPrograms runs programs of Rust's standard library through the
@@ -39,6 +41,8 @@ func TestStdPrograms(t *testing.T) {
 		{"float ranges", `let r = 0.5f32..1.5; let ri = 0.0..=1.0; println!("{:?} {:?} {} {} {} {}", r, ri, r.contains(&1.5), ri.contains(&1.0), (1.0..0.5).is_empty(), ri.end());`, "0.5..1.5 0.0..=1.0 false true true 1\n"},
 		{"vec try_into an array", `let v = vec![1, 2]; let [a, b]: [i32; 2] = v.clone().try_into().unwrap(); let [c, d] = v.clone().try_into().unwrap(); let r: Result<[i32; 3], _> = v.try_into(); println!("{a}{b}{c}{d} {:?}", r);`, "1212 Err([1, 2])\n"},
 		{"vec try_into an array of another length", `let [a] = vec![1, 2].try_into().unwrap(); println!("{a}");`, "panic: called `Result::unwrap()` on an `Err` value: [1, 2]"},
+		{"threads and atomics", "use std::sync::{Arc, atomic::{AtomicU32, AtomicBool, Ordering}};\nfn main() { let counter = Arc::new(AtomicU32::new(0)); let mut hs = Vec::new(); for i in 0..3 { let c = counter.clone(); hs.push(std::thread::spawn(move || { c.fetch_add(i + 1, Ordering::Relaxed); i * 10 })); } let r: Vec<u32> = hs.into_iter().map(|h| h.join().unwrap()).collect(); let f = AtomicBool::new(false); f.store(true, Ordering::SeqCst); let m = AtomicU32::new(u32::MAX); let old = m.fetch_add(2, Ordering::Relaxed); println!(\"{} {:?} {} {} {} {:?}\", counter.load(Ordering::Relaxed), r, f.load(Ordering::SeqCst), old, m.load(Ordering::Relaxed), counter.compare_exchange(5, 7, Ordering::SeqCst, Ordering::SeqCst)); }", "6 [0, 10, 20] true 4294967295 1 Err(6)\n"},
+		{"durations", "use std::time::Duration;\nfn main() { println!(\"{:?} {:?} {:?} {:?} {:?} {} {}\", Duration::from_millis(1500), Duration::from_micros(10), Duration::from_nanos(100), Duration::from_secs(2), Duration::new(1, 5), Duration::from_millis(2500).as_secs_f32(), Duration::from_secs(3).as_millis()); }", "1.5s 10µs 100ns 2s 1.000000005s 2.5 3000\n"},
 		{"own iterator", "struct Countdown { n: u32 }\nimpl Iterator for Countdown { type Item = u32; fn next(&mut self) -> Option<u32> { if self.n == 0 { None } else { self.n -= 1; Some(self.n + 1) } } }\nfn main() { let v: Vec<u32> = Countdown { n: 5 }.filter(|x| x % 2 == 1).collect(); println!(\"{:?}\", v); for x in (Countdown { n: 2 }) { print!(\"{x} \"); } println!(); }", "[5, 3, 1]\n2 1 \n"},
 		{"cell", "use std::cell::Cell;\nfn main() { let c = Cell::new(1); c.set(c.get() + 41); println!(\"{}\", c.get()); }", "42\n"},
 		// Integers.
@@ -111,5 +115,35 @@ func TestStdPrograms(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestOutsideWorldIsABoundary lets a program that needs the clock or the
+// file system run: the call is a warning and its value unknown, never a
+// value the playground made up; sleeping needs nothing.
+func TestOutsideWorldIsABoundary(t *testing.T) {
+	src := `use std::time::{Duration, Instant};
+fn unused() { let _ = std::fs::read_to_string("x"); }
+fn main() {
+    let start = Instant::now();
+    std::thread::sleep(Duration::from_millis(5));
+    println!("ran");
+    let _t = start;
+}`
+	checked := eval(t, Check, src, Options{})
+	var warned []string
+	for _, d := range checked.Diags {
+		if d.Severity == diag.Error {
+			t.Errorf("error %s: %s", d.Code, d.Message)
+		}
+		if d.Code == CodeOutsideWorld {
+			warned = append(warned, d.Message)
+		}
+	}
+	if len(warned) != 1 || !strings.HasPrefix(warned[0], "`std::time::Instant::now` needs the clock") {
+		t.Errorf("warnings %q: want one, for Instant::now (not for sleep, nor for the uncalled read)", warned)
+	}
+	if ran := eval(t, Run, src, Options{}); ran.Output != "ran\n" || ran.Panic != nil {
+		t.Errorf("run printed %q, panic %+v", ran.Output, ran.Panic)
 	}
 }

@@ -23,6 +23,11 @@ func NewCell(kind string, v Value) *Cell {
 }
 
 func cellMethod(c *Cell, call Call) (Value, bool, error) {
+	if IsAtomic(c.Kind) {
+		if v, handled, err := atomicMethod(c, call); handled {
+			return v, true, err
+		}
+	}
 	args := call.Args
 	switch call.Name {
 	case "clone":

@@ -129,7 +129,14 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 		return nil, false, nil
 	}
 	typ, name := path[len(path)-2], path[len(path)-1]
+	if IsAtomic(typ) {
+		return atomicFunction(typ, name, args)
+	}
 	switch typ {
+	case "Duration":
+		return durationFunction(name, args)
+	case "thread":
+		return threadFunction(c, name, args)
 	case "Vec", "VecDeque":
 		switch name {
 		case "new", "with_capacity":
@@ -288,14 +295,14 @@ func HasFunctions(path []string) bool {
 	name := path[len(path)-1]
 	switch typ := path[len(path)-2]; typ {
 	case "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "String", "Box", "Rc", "Arc", "RefCell", "Cell",
-		"Mutex", "RwLock", "char", "f32", "f64", "str", "cmp", "mem":
+		"Mutex", "RwLock", "char", "f32", "f64", "str", "cmp", "mem", "Duration", "thread":
 		return true
 	case "Option", "Result", "Iterator", "Ord", "PartialOrd", "Clone", "ToString":
 		// Option::unwrap and Result::ok are functions; Option::Some is
 		// a variant.
 		return name != "" && name[0] >= 'a' && name[0] <= 'z'
 	default:
-		return IsIntType(typ)
+		return IsIntType(typ) || IsAtomic(typ)
 	}
 }
 

@@ -561,6 +561,8 @@ func (w *debugWriter) value(v Value) {
 			w.value(x.Slot.V)
 			w.b.WriteString(" }")
 		}
+	case Duration:
+		w.b.WriteString(durationDebug(x))
 	case CharRange:
 		w.b.WriteString(charDebug(rune(*x.R.Lo)) + "..")
 		if x.R.Inclusive {

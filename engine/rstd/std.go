@@ -140,7 +140,7 @@ func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, *dispatch.FloatRange, CharRange, *Iter, *Map, *Set, *Entry, *Cell, *dispatch.Enum:
+		*dispatch.Range, *dispatch.FloatRange, CharRange, *Iter, *Map, *Set, *Entry, *Cell, Duration, *JoinHandle, *dispatch.Enum:
 		return true
 	}
 	return false
@@ -211,6 +211,10 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 		return entryMethod(c, x, call)
 	case *Cell:
 		return cellMethod(x, call)
+	case Duration:
+		return durationMethod(x, call)
+	case *JoinHandle:
+		return joinHandleMethod(x, call)
 	case *dispatch.Enum:
 		return optionResultMethod(c, x, call)
 	case dispatch.Tuple, dispatch.Unit:

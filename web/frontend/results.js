@@ -48,8 +48,8 @@ function summary(view) {
   return "Runs without a panic";
 }
 
-// The two warnings that make a Result incomplete (engine.Incompleteness).
-const INCOMPLETE = new Set(["playground-unmodelled", "playground-unchecked"]);
+// The warnings that make a Result incomplete (engine.IncompleteCodes).
+const INCOMPLETE = new Set(["playground-outside-world", "playground-unchecked", "playground-unmodelled"]);
 
 // notChecked says how many things a run did not check (mirrors notChecked
 // in web/ui/view.go).

@@ -4,6 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +55,29 @@ func TestAnIncompleteRunDoesNotReadAsOK(t *testing.T) {
 				t.Error("the summary's class does not mark the incomplete run")
 			}
 		})
+	}
+}
+
+// TestThePageCountsTheEnginesIncompleteCodes keeps the page's list of the
+// warnings that make a Result incomplete the engine's, so the count the
+// browser shows is the one the server-side page shows.
+func TestThePageCountsTheEnginesIncompleteCodes(t *testing.T) {
+	js, err := os.ReadFile(filepath.Join("..", "frontend", "results.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const INCOMPLETE = new Set\(\[([^\]]*)\]\)`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("results.js has no INCOMPLETE set")
+	}
+	var got []string
+	for _, q := range strings.Split(string(m[1]), ",") {
+		got = append(got, strings.Trim(strings.TrimSpace(q), `"`))
+	}
+	want := engine.IncompleteCodes()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("results.js counts %q, the engine %q", got, want)
 	}
 }

@@ -174,7 +174,7 @@ func notChecked(n int) string {
 }
 
 // incompleteNote is what the results say of an incomplete Result (one
-// with playground-unmodelled or playground-unchecked warnings), empty for
+// with the warnings of engine.IncompleteCodes), empty for
 // a complete one: its verdict covers only what the playground saw.
 func (r *resultsView) incompleteNote() string {
 	if !r.incomplete() || r.Failure != "" {
