@@ -19,7 +19,8 @@ const locPad = "crates/burn-tensor/src/tensor/api/pad.rs"
 var burnOpMethods = map[string]bool{"pad": true, "fmod": true, "fmod_scalar": true,
 	"sort_with_indices": true, "sort_descending_with_indices": true, "max_dim_with_indices": true, "min_dim_with_indices": true,
 	"topk_with_indices": true, "slice_fill": true, "slice_dim": true, "repeat": true,
-	"categorical": true, "one_hot_fill": true, "iter_dim": true, "roll": true, "roll_dim": true, "dot": true}
+	"categorical": true, "one_hot_fill": true, "iter_dim": true, "roll": true, "roll_dim": true, "dot": true,
+	"max_abs_dim": true, "max_abs": true, "argtopk": true}
 
 func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
@@ -37,6 +38,10 @@ func (w *World) burnOpMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 		return w.iterDim(t, a)
 	case "roll", "roll_dim":
 		return w.roll(t, c.Method, a)
+	case "max_abs_dim", "max_abs":
+		return w.maxAbs(t, c.Method, a)
+	case "argtopk":
+		return w.argtopk(t, a)
 	case "dot":
 		// numeric.rs:869-871, on Tensor<1, K>: mul, then sum.
 		if t.Rank() != 1 || t.kind == KindBool {
@@ -944,4 +949,74 @@ func prettyInts(xs []int64) string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// maxAbs is max_abs_dim(dim) and max_abs() (orderable.rs:681-742):
+// burn-backend's defaults, max_dim of abs and max_abs_dim(0) of the
+// flattened tensor (crates/burn-backend/src/backend/ops/tensor.rs:
+// 1702-1721), which burn-autodiff keeps, so the gradient is theirs.
+// burn-flex runs one kernel with the same values.
+func (w *World) maxAbs(t *Tensor, method string, a argList) (Value, *UsageError, *Panic) {
+	if t.kind == KindBool {
+		return nil, errTraitBounds(method, t), nil
+	}
+	if method == "max_abs" {
+		if ue := a.want(0); ue != nil {
+			return nil, ue, nil
+		}
+		abs, ue, p := w.step(t, "abs")
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		return w.tensorMethod(abs, Call{Recv: abs, Method: "max"})
+	}
+	if ue := a.want(1); ue != nil {
+		return nil, ue, nil
+	}
+	d, ue := a.int(0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	dim, f := burncheck.TensorDim("Tensor::max_abs_dim", d, t.Rank())
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	abs, ue, p := w.step(t, "abs")
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return w.tensorMethod(abs, Call{Recv: abs, Method: "max_dim", Args: []Value{Int{V: int64(dim)}}})
+}
+
+// argtopk is Tensor::argtopk(k, dim) (orderable.rs:605-609): the dim, the
+// assert that the dim is longer than k, then burn-backend's default:
+// argsort descending and the first k (ops/tensor.rs:1499-1513).
+func (w *World) argtopk(t *Tensor, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	if t.kind == KindBool {
+		return nil, errTraitBounds("argtopk", t), nil
+	}
+	k, ue := a.int(0)
+	if ue != nil || k < 0 {
+		return nil, errArgType(1, "usize", a.c.Args[0]), nil
+	}
+	d, ue := a.int(1)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	dim, f := burncheck.TensorDim("Tensor::argtopk", d, t.Rank())
+	if p := checkFailed(f); p != nil {
+		return nil, nil, p
+	}
+	if !(t.shape[dim] > k) {
+		return nil, nil, newPanic("bt-argtopk-k", "crates/burn-tensor/src/tensor/api/orderable.rs:607",
+			"assertion failed: self.shape()[dim] > k").on(1)
+	}
+	order, ue, p := w.step(t, "argsort_descending", Int{V: int64(dim)})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	return w.tensorMethod(order, Call{Recv: order, Method: "narrow", Args: []Value{Int{V: int64(dim)}, Int{V: 0}, Int{V: k}}})
 }

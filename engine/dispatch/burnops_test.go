@@ -575,3 +575,19 @@ func TestRollAndDot(t *testing.T) {
 		}
 	}
 }
+
+// max_abs_dim, max_abs and argtopk (orderable.rs:605-742) through
+// burn-backend's default compositions.
+func TestMaxAbsAndArgtopk(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.floats("2", arr(arr(f(-7), f(2), f(3)), arr(f(5), f(-9), f(6))))
+	runOpCases(t, fx.w, []opCase{
+		{"max_abs_dim(1)", method(m, "max_abs_dim", i(1)), "[[7.0], [9.0]]"},
+		{"max_abs", method(m, "max_abs"), "[9.0]"},
+		{"argtopk(2, 1)", method(m, "argtopk", i(2), i(1)), "[[2, 1], [2, 0]]"},
+	})
+	p := mustPanic(t, fx.w, method(m, "argtopk", i(3), i(1)))
+	if p.Message != "assertion failed: self.shape()[dim] > k" || !strings.HasSuffix(p.Location, "orderable.rs:607") {
+		t.Errorf("argtopk(3) of 3 columns: %s at %s", p.Message, p.Location)
+	}
+}
