@@ -40,8 +40,8 @@ func TestUsageErrors(t *testing.T) {
 			"the method `sqrt` exists for struct `Tensor<1, Int>`, but its trait bounds were not satisfied"},
 		{"comparison operator on tensors", method(x, "eq", x), "unknown-method", "",
 			"binary operation `==` cannot be applied to type `Tensor<2>`"},
-		{"not modelled", method(x, "sort", i(0)), "unsupported-api", "",
-			"`Tensor::sort` is part of Burn's API but the playground does not model it"},
+		{"not modelled", method(x, "into_primitive"), "unsupported-api", "",
+			"`Tensor::into_primitive` is part of Burn's API but the playground does not model it"},
 		{"a module function is not a method", method(x, "conv2d"), "unknown-method", "",
 			"no method named `conv2d` found for struct `Tensor` in the current scope"},
 	}
