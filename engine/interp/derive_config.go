@@ -47,7 +47,7 @@ func (in *interp) configNew(decl *syntax.StructDecl, args []value, r source.Rang
 	}
 	if len(args) != len(required) {
 		in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("this function takes %d argument%s but %d argument%s supplied",
+			Message: fmt.Sprintf("this function takes %d argument%s but %d %s supplied",
 				len(required), pluralS(len(required)), len(args), wasWere(len(args)))})
 		return unknown, nil
 	}
@@ -126,7 +126,7 @@ func (in *interp) configWith(decl *syntax.StructDecl, en *dispatch.Enum, method 
 		}
 		if len(args) != 1 {
 			in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: r,
-				Message: fmt.Sprintf("this method takes 1 argument but %d argument%s supplied", len(args), wasWere(len(args)))})
+				Message: fmt.Sprintf("this method takes 1 argument but %d %s supplied", len(args), wasWere(len(args)))})
 			return unknown, true
 		}
 		out := &dispatch.Enum{Type: en.Type, Variant: en.Variant, Named: make(map[string]value, len(en.Named))}

@@ -52,6 +52,13 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 	}
 	switch r := dispatch.Deref(c.Recv).(type) {
 	case *Config:
+		if c.Method == "to_string" && len(c.Args) == 0 {
+			s, ok := JSON(r, h)
+			if !ok {
+				return dispatch.Unknown{}, true, nil
+			}
+			return dispatch.Str(s), true, nil
+		}
 		v, err := configMethod(w, r, c)
 		return v, true, err
 	case *Module:
