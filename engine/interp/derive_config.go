@@ -51,8 +51,13 @@ func (in *interp) configNew(decl *syntax.StructDecl, args []value, r source.Rang
 				len(required), pluralS(len(required)), len(args), wasWere(len(args)))})
 		return unknown, nil
 	}
+	// The defaults are written in `new`'s body, where the arguments are
+	// in scope (`#[config(default = "kernel_size")]`).
+	in.push()
+	defer in.pop()
 	for i, f := range required {
 		en.Named[f.Name] = in.typedAs(args[i], f.Type)
+		in.scope.vars[f.Name] = &binding{v: en.Named[f.Name], name: f.Name}
 	}
 	for _, f := range decl.Fields {
 		if _, set := en.Named[f.Name]; set {

@@ -39,6 +39,28 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			}
 			return cfg, true, nil
 		}
+		if typ == "MseLoss" && (name == "new" || name == "default") && len(c.Args) == 0 {
+			return mseLoss(), true, nil
+		}
+		if typ == "Gelu" && (name == "new" || name == "default" || name == "new_approximate") && len(c.Args) == 0 {
+			return newGelu(name == "new_approximate"), true, nil
+		}
+		if typ == "CrossEntropyLoss" && name == "new" {
+			// CrossEntropyLoss::new(pad_index, device) (cross_entropy.rs).
+			if len(c.Args) != 2 {
+				return nil, true, wrongArity(2, len(c.Args))
+			}
+			d, ok := dispatch.Deref(c.Args[1]).(*dispatch.Device)
+			if !ok {
+				return nil, true, &dispatch.UsageError{Code: "wrong-arguments", Arg: 2, Message: "mismatched types: expected `&Device`, found `" + c.Args[1].TypeName() + "`"}
+			}
+			cfg, _ := newConfig(configs["CrossEntropyLossConfig"], nil)
+			if p, ok := dispatch.Deref(c.Args[0]).(*dispatch.Enum); ok && p.Type == "Option" && p.Variant == "Some" && len(p.Fields) == 1 {
+				cfg = cfg.with("pad_tokens", some(&dispatch.Array{Vec: true, Elems: []dispatch.Value{p.Fields[0]}}))
+			}
+			v, err := initCrossEntropy(w, cfg, d)
+			return v, true, err
+		}
 		if _, ok := activations[typ]; ok && (name == "new" || name == "default") {
 			if len(c.Args) != 0 {
 				return nil, true, wrongArity(0, len(c.Args))
@@ -127,7 +149,7 @@ func configMethod(w *dispatch.World, cfg *Config, c dispatch.Call) (dispatch.Val
 	case strings.HasPrefix(c.Method, "with_") && cfg.desc != nil:
 		name := strings.TrimPrefix(c.Method, "with_")
 		for _, f := range cfg.desc.fields {
-			if f.name != name || (f.def == nil && !cfg.desc.optionField(f)) {
+			if f.name != name || (!f.defaulted() && !cfg.desc.optionField(f)) {
 				continue
 			}
 			if len(c.Args) != 1 {
@@ -206,8 +228,9 @@ func derived(w *dispatch.World, v dispatch.Value, c dispatch.Call, h Host) (disp
 
 func moduleMethod(w *dispatch.World, m *Module, c dispatch.Call, h Host) (dispatch.Value, error) {
 	if c.Method == "forward" && m.forward != nil {
-		if len(c.Args) != 1 {
-			return nil, wrongArity(1, len(c.Args))
+		want := max(m.arity, 1)
+		if len(c.Args) != want {
+			return nil, wrongArity(want, len(c.Args))
 		}
 		return m.forward(w, m, c)
 	}

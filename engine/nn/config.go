@@ -34,7 +34,13 @@ type field struct {
 	name string
 	typ  string
 	def  func() dispatch.Value
+	// from names the required field whose value is the default
+	// (`#[config(default = "kernel_size")]`).
+	from string
 }
+
+// defaulted reports whether the field has a #[config(default)].
+func (f field) defaulted() bool { return f.def != nil || f.from != "" }
 
 type configDesc struct {
 	name   string
@@ -57,7 +63,7 @@ func (c *Config) Serialized() []string {
 	var req, opt, def []string
 	for _, f := range c.desc.fields {
 		switch {
-		case f.def != nil:
+		case f.defaulted():
 			def = append(def, f.name)
 		case c.desc.optionField(f):
 			opt = append(opt, f.name)
@@ -105,6 +111,7 @@ func newConfig(d *configDesc, args []dispatch.Value) (*Config, *dispatch.UsageEr
 	for _, f := range d.fields {
 		c.Fields = append(c.Fields, f.name)
 		switch {
+		case f.from != "":
 		case f.def != nil:
 			c.Values[f.name] = f.def()
 		case d.optionField(f):
@@ -122,6 +129,11 @@ func newConfig(d *configDesc, args []dispatch.Value) (*Config, *dispatch.UsageEr
 			return nil, ue
 		}
 		c.Values[f.name] = v
+	}
+	for _, f := range d.fields {
+		if f.from != "" {
+			c.Values[f.name] = c.Values[f.from]
+		}
 	}
 	return c, nil
 }

@@ -374,7 +374,7 @@ func initAdaptiveAvgPool2d(w *dispatch.World, c *Config, _ *dispatch.Device) (di
 
 // activations are the unit-struct modules whose forward is the
 // activation function of burn::tensor::activation of the same name.
-var activations = map[string]string{"Relu": "relu", "Gelu": "gelu", "Sigmoid": "sigmoid", "Tanh": "tanh"}
+var activations = map[string]string{"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh"}
 
 func newActivation(typ string) *Module {
 	fn := activations[typ]

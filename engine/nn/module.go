@@ -90,8 +90,10 @@ type Module struct {
 	// content is the module's custom ModuleDisplay content and settings;
 	// nil for the derived one.
 	content func(w *dispatch.World, m *Module) ([]attr, error)
-	// forward is the module's forward.
+	// forward is the module's forward; arity is its number of arguments
+	// (0: one).
 	forward func(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, error)
+	arity   int
 }
 
 func (m *Module) TypeName() string { return m.Type }

@@ -222,10 +222,37 @@ println!("{}", p.forward(Tensor::<4>::from_data([[[[1.0, 2.0], [3.0, 4.0]]]], &d
 			"4\n", "float_ones@Flex"},
 		{"Dropout masks and scales on autodiff", `let d = Device::flex().autodiff(); let x = DropoutConfig::new(0.5).init().forward(Tensor::<1>::ones([4], &d)); println!("{}", x.dims()[0]);`,
 			"4\n", "float_ones@Flex float_random@Flex float_mul@Flex float_mul_scalar@Flex"},
+		// [1, 3]: mean 2, biased variance 1, (x - 2) / sqrt(1 + 1e-5).
+		{"LayerNorm normalizes the last dim", `let d = Device::flex(); let ln = LayerNormConfig::new(2).init(&d);
+println!("{ln}"); println!("{}", ln.forward(Tensor::<2>::from_data([[1.0, 3.0]], &d)).into_data());`,
+			"LayerNorm {d_model: 2, epsilon: 0.00001, bias: true, params: 4}\n[-0.999995, 0.999995]\n", ""},
+		// Training mode: channel 0 is [1, 3] (mean 2, var 1), channel 1 is [2, 2].
+		{"BatchNorm uses the batch's statistics on autodiff", `let ad = Device::flex().autodiff(); let bn = BatchNormConfig::new(2).init(&ad);
+println!("{bn}"); println!("{}", bn.forward(Tensor::<3>::from_data([[[1.0, 3.0], [2.0, 2.0]]], &ad)).into_data());`,
+			"BatchNorm {num_features: 2, momentum: 0.1, epsilon: 0.00001, params: 4}\n[-0.999995, 0.999995, 0.0, 0.0]\n", ""},
+		{"BatchNorm's running statistics are made at init", `let d = Device::flex(); let bn = BatchNormConfig::new(3).init(&d);`, "",
+			"float_zeros@Flex float_ones@Flex"},
+		{"Embedding looks rows up", `let d = Device::flex(); let e = EmbeddingConfig::new(4, 3).init(&d);
+println!("{e} {:?}", e.forward(Tensor::<2, Int>::from_data([[0, 1]], &d)).dims());`, "Embedding {n_embedding: 4, d_model: 3, params: 12} [1, 2, 3]\n", ""},
+		{"MaxPool2d and AvgPool2d, stride defaults to the kernel", `let d = Device::flex(); let mp = MaxPool2dConfig::new([2, 2]).init(); println!("{mp}");
+let x = Tensor::<4>::from_data([[[[1.0, 2.0], [3.0, 4.0]]]], &d);
+println!("{} {}", mp.forward(x.clone()).into_data(), AvgPool2dConfig::new([2, 2]).init().forward(x).into_data());`,
+			"MaxPool2d {kernel_size: [2, 2], stride: [2, 2], padding: Valid, dilation: [1, 1], ceil_mode: false}\n[4.0] [2.5]\n", ""},
+		{"Gelu prints its field, Sigmoid and Tanh", `let d = Device::flex(); println!("{}", Gelu::new());
+println!("{} {}", Sigmoid::new().forward(Tensor::<1>::zeros([1], &d)).into_data(), Tanh::new().forward(Tensor::<1>::zeros([1], &d)).into_data());`,
+			"Gelu {\n  approximate: false\n}\n[0.5] [0.0]\n", ""},
+		// log_softmax of zeros over 4 classes is -ln 4 for every target.
+		{"CrossEntropyLoss of uniform logits is ln(classes)", `let d = Device::flex(); let ce = CrossEntropyLossConfig::new().init(&d); println!("{ce}");
+println!("{}", ce.forward(Tensor::<2>::zeros([2, 4], &d), Tensor::<1, Int>::from_data([0, 3], &d)).into_data());`,
+			"CrossEntropyLoss {pad_tokens: None, weights: None, smoothing: None, logits: true}\n[1.3862944]\n", ""},
+		// ((1-2)^2 + (2-4)^2) / 2 = 2.5, and 5 summed.
+		{"MseLoss by mean and by sum", `let d = Device::flex(); let a = Tensor::<1>::from_data([1.0, 2.0], &d); let b = Tensor::<1>::from_data([2.0, 4.0], &d);
+println!("{} {}", MseLoss::new().forward(a.clone(), b.clone(), Reduction::Mean).into_data(), MseLoss::new().forward(a, b, Reduction::Sum).into_data());`,
+			"[2.5] [5.0]\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nfn main() {\n"+c.body+"\n}\n")
+			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nfn main() {\n"+c.body+"\n}\n")
 			if res.Output != c.want {
 				t.Errorf("output:\n%s\nwant:\n%s", res.Output, c.want)
 			}
