@@ -124,15 +124,46 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 // else what Rust's literals default to, f64 for floats and i32 for ints
 // (TensorData::from([1.0, 2.0]) holds f64, which the derived PartialEq
 // and a strict assert_eq tell apart from a tensor's f32 data), and bool.
+// An array has one element type, which any of its elements may fix:
+// [0.elem(), f32::MIN] is f32 data, an element's suffix winning over an
+// unsuffixed literal and a float over an int.
 func literalDType(v Value) DType {
-	for {
-		arr, ok := Deref(v).(*Array)
-		if !ok || len(arr.Elems) == 0 {
-			break
+	var first, suffixed, float Value
+	var walk func(v Value)
+	walk = func(v Value) {
+		if suffixed != nil {
+			return
 		}
-		v = arr.Elems[0]
+		switch x := Deref(v).(type) {
+		case *Array:
+			for _, e := range x.Elems {
+				walk(e)
+			}
+			return
+		case Float:
+			if float == nil {
+				float = x
+			}
+			if x.Suffix != "" {
+				suffixed = x
+			}
+		case Int:
+			if x.Suffix != "" {
+				suffixed = x
+			}
+		}
+		if first == nil {
+			first = Deref(v)
+		}
 	}
-	switch x := Deref(v).(type) {
+	walk(v)
+	v = first
+	if suffixed != nil {
+		v = suffixed
+	} else if float != nil {
+		v = float
+	}
+	switch x := v.(type) {
 	case Float:
 		if x.Suffix == "f32" {
 			return F32
