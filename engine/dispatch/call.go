@@ -236,6 +236,9 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 // freeFunction is a function called by its bare name after imports:
 // activations, module ops, the server entry points.
 func (w *World) freeFunction(name string, full []string, c Call) (Value, *UsageError, *Panic) {
+	if _, ok := moreActivationArgs[name]; ok {
+		return w.moreActivation(name, c)
+	}
 	switch name {
 	case "relu", "sigmoid", "gelu", "tanh", "silu", "softmax", "log_softmax", "leaky_relu":
 		return w.activation(name, c)
