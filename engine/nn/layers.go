@@ -98,8 +98,10 @@ func initParam(w *dispatch.World, init dispatch.Value, shape []int64, fanIn, fan
 	return &Param{ID: id, RequireGrad: true, shape: shape, device: d, init: create}, nil
 }
 
-func burnPanic(msg, location string) *dispatch.Panic {
-	return &dispatch.Panic{Message: msg, Location: location, Input: -1}
+// burnPanic is a panic of burn-nn, id its row of the engine's panic
+// sites (engine/catalog/sites.tsv).
+func burnPanic(id, msg, location string) *dispatch.Panic {
+	return &dispatch.Panic{ID: id, Message: msg, Location: location, Input: -1}
 }
 
 func init() {
@@ -179,7 +181,7 @@ func initConv2d(w *dispatch.World, c *Config, d *dispatch.Device) (dispatch.Valu
 	groups := c.intField("groups")
 	if groups == 0 || ch[0]%groups != 0 || ch[1]%groups != 0 {
 		// checks::checks_channels_div_groups (conv/checks.rs:5).
-		return nil, burnPanic(fmt.Sprintf("Both channels must be divisible by the number of groups. Got channels_in=%d, channels_out=%d, groups=%d",
+		return nil, burnPanic("nn-conv-groups", fmt.Sprintf("Both channels must be divisible by the number of groups. Got channels_in=%d, channels_out=%d, groups=%d",
 			ch[0], ch[1], groups), "crates/burn-nn/src/modules/conv/checks.rs:6")
 	}
 	shape := []int64{ch[1], ch[0] / groups, k[0], k[1]}
@@ -306,7 +308,7 @@ func initDropout(w *dispatch.World, c *Config, _ *dispatch.Device) (dispatch.Val
 	prob := c.Values["prob"]
 	p := num(prob)
 	if p < 0 || p > 1 {
-		return nil, burnPanic(fmt.Sprintf("Dropout probability should be between 0 and 1, but got %s", rustFloat(p)),
+		return nil, burnPanic("nn-dropout-prob", fmt.Sprintf("Dropout probability should be between 0 and 1, but got %s", rustFloat(p)),
 			"crates/burn-nn/src/modules/dropout.rs:33")
 	}
 	return &Module{Type: "Dropout", Fields: []string{"prob"}, Values: map[string]dispatch.Value{"prob": prob},

@@ -179,8 +179,8 @@ func forwardBatchNorm(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.V
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "mismatched types: expected `Tensor<D>`, found `" + c.Args[0].TypeName() + "`"}
 	}
 	if x.Rank() < 2 {
-		return nil, burnPanic(fmt.Sprintf("BatchNorm can only be applied on tensors of rank >= 2 with the following shape [batch_size, channels, ...], received %dD tensor", x.Rank()),
-			"crates/burn-nn/src/modules/norm/batch.rs:99")
+		return nil, burnPanic("nn-batchnorm-rank", fmt.Sprintf("BatchNorm can only be applied on tensors of rank >= 2 with the following shape [batch_size, channels, ...], received %dD tensor", x.Rank()),
+			"crates/burn-nn/src/modules/norm/batch.rs:96")
 	}
 	gamma, err := m.param("gamma").Val(w)
 	if err != nil {
@@ -367,7 +367,7 @@ func forwardPool(w *dispatch.World, typ string, twoD bool, m *Module, c dispatch
 func initCrossEntropy(w *dispatch.World, c *Config, d *dispatch.Device) (dispatch.Value, error) {
 	if s, ok := dispatch.Deref(c.Values["smoothing"]).(*dispatch.Enum); ok && s.Variant == "Some" && len(s.Fields) == 1 {
 		if a := num(s.Fields[0]); a < 0 || a > 1 {
-			return nil, burnPanic(fmt.Sprintf("Alpha of Cross-entropy loss with smoothed labels should be in interval [0, 1]. Got %s", rustFloat(a)),
+			return nil, burnPanic("nn-ce-alpha", fmt.Sprintf("Alpha of Cross-entropy loss with smoothed labels should be in interval [0, 1]. Got %s", rustFloat(a)),
 				"crates/burn-nn/src/loss/cross_entropy.rs:62")
 		}
 	}
@@ -377,7 +377,7 @@ func initCrossEntropy(w *dispatch.World, c *Config, d *dispatch.Device) (dispatc
 		if arr != nil {
 			for _, e := range arr.Elems {
 				if num(e) <= 0 {
-					return nil, burnPanic("Weights of cross-entropy have to be positive.", "crates/burn-nn/src/loss/cross_entropy.rs:67")
+					return nil, burnPanic("nn-ce-weights", "Weights of cross-entropy have to be positive.", "crates/burn-nn/src/loss/cross_entropy.rs:68")
 				}
 			}
 		}
@@ -429,8 +429,8 @@ func forwardCrossEntropy(w *dispatch.World, m *Module, c dispatch.Call) (dispatc
 	}
 	batch, tb := logits.Shape()[0], targets.Shape()[0]
 	if batch != tb {
-		return nil, burnPanic(fmt.Sprintf("Shape of targets (%d) should correspond to outer shape of logits (%d).", tb, batch),
-			"crates/burn-nn/src/loss/cross_entropy.rs:231")
+		return nil, burnPanic("nn-ce-shape", fmt.Sprintf("Shape of targets (%d) should correspond to outer shape of logits (%d).", tb, batch),
+			"crates/burn-nn/src/loss/cross_entropy.rs:248")
 	}
 	if s, ok := dispatch.Deref(m.Values["smoothing"]).(*dispatch.Enum); ok && s.Variant == "Some" {
 		return nil, &dispatch.UsageError{Code: "unsupported-api", Arg: -1, Message: "`CrossEntropyLoss` with label smoothing is not modelled"}
@@ -533,7 +533,7 @@ func mseLoss() *Module {
 			case "Sum":
 				return method(w, sq, "sum")
 			}
-			return nil, burnPanic(red.Variant+" reduction is not supported", "crates/burn-nn/src/loss/mse.rs:45")
+			return nil, burnPanic("nn-mse-reduction", red.Variant+" reduction is not supported", "crates/burn-nn/src/loss/mse.rs:40")
 		}}
 }
 

@@ -266,15 +266,32 @@ println!("{} {}", MseLoss::new().forward(a.clone(), b.clone(), Reduction::Mean).
 // TestModulePanics are burn-nn's panics and the device mistake.
 func TestModulePanics(t *testing.T) {
 	cases := []struct{ name, body, msg string }{
+		{"Dropout's probability", "let d = DropoutConfig::new(1.5).init();", "Dropout probability should be between 0 and 1, but got 1.5"},
+		{"Conv2d's groups", "let c = Conv2dConfig::new([3, 4], [3, 3]).with_groups(2).init(&Device::flex());",
+			"Both channels must be divisible by the number of groups. Got channels_in=3, channels_out=4, groups=2"},
+		{"label smoothing", "let l = CrossEntropyLossConfig::new().with_smoothing(Some(1.5)).init(&Device::flex());",
+			"Alpha of Cross-entropy loss with smoothed labels should be in interval [0, 1]. Got 1.5"},
+		{"class weights", "let l = CrossEntropyLossConfig::new().with_weights(Some(vec![1.0, 0.0])).init(&Device::flex());",
+			"Weights of cross-entropy have to be positive."},
+		{"targets and logits", `let d = Device::flex(); let l = CrossEntropyLossConfig::new().init(&d);
+let y = l.forward(Tensor::<2>::zeros([2, 4], &d), Tensor::<1, Int>::from_data([0, 1, 2], &d));`,
+			"Shape of targets (3) should correspond to outer shape of logits (2)."},
+		{"BatchNorm of a vector", "let d = Device::flex(); let y = BatchNormConfig::new(3).init(&d).forward(Tensor::<1>::ones([3], &d));",
+			"BatchNorm can only be applied on tensors of rank >= 2 with the following shape [batch_size, channels, ...], received 1D tensor"},
+		{"MseLoss's reduction", "let d = Device::flex(); let a = Tensor::<1>::ones([2], &d); let y = MseLoss::new().forward(a.clone(), a, Reduction::BatchMean);",
+			"BatchMean reduction is not supported"},
 		{"a model on the GPU, the batch on the CPU", `let cpu = Device::flex();
 let l = LinearConfig::new(2, 2).init(&cpu).to_device(&Device::cuda(0));
 let y = l.forward(Tensor::<2>::ones([1, 2], &cpu));`, "The provided tensors are not on the same backend."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := engine.Run(engine.Request{Config: cargo, Snippet: prelude + "fn main() {\n" + c.body + "\n}\n"})
+			res := engine.Run(engine.Request{Config: cargo, Snippet: prelude + "use burn::nn::{BatchNormConfig, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nfn main() {\n" + c.body + "\n}\n"})
 			if res.Status != engine.StatusPanicked || res.Panic == nil || !strings.HasPrefix(res.Panic.Message, c.msg) {
 				t.Fatalf("status %s panic %+v, want a panic %q", res.Status, res.Panic, c.msg)
+			}
+			if res.Panic.Code == "" || !strings.HasPrefix(res.Panic.Location, "crates/burn-") {
+				t.Errorf("panic code %q at %q", res.Panic.Code, res.Panic.Location)
 			}
 		})
 	}
