@@ -39,3 +39,56 @@ func TestInverseTrigAndDegrees(t *testing.T) {
 		}
 	}
 }
+
+// The bitwise methods of an Int tensor (int.rs:111-168) are Dispatch's
+// bitwise ops, traced under their own names; a Float tensor has none.
+func TestBitwiseMethods(t *testing.T) {
+	fx := newOpFixture(t)
+	a := fx.ints("1", arr(i(12), i(-1), i(5)))
+	b := fx.ints("1", arr(i(10), i(3), i(1)))
+	cases := []struct {
+		call       Call
+		want, trop string
+	}{
+		{method(a, "bitwise_and", b), "[8, 3, 1]", "bitwise_and"},
+		{method(a, "bitwise_or", b), "[14, -1, 5]", "bitwise_or"},
+		{method(a, "bitwise_xor", b), "[6, -4, 4]", "bitwise_xor"},
+		{method(a, "bitwise_not"), "[-13, 0, -6]", "bitwise_not"},
+		{method(a, "bitwise_left_shift", b), "[12288, -8, 10]", "bitwise_left_shift"},
+		{method(a, "bitwise_right_shift_scalar", i(2)), "[3, -1, 1]", "bitwise_right_shift_scalar"},
+		{method(a, "bitwise_xor_scalar", i(1)), "[13, -2, 4]", "bitwise_xor_scalar"},
+	}
+	for _, c := range cases {
+		out := mustCall(t, fx.w, c.call).(*Tensor)
+		if got := out.values.Preview(16); got != c.want {
+			t.Errorf("%s = %s, want %s", c.call.Method, got, c.want)
+		}
+		if got := lastOps(fx.w, 1); got != c.trop {
+			t.Errorf("%s dispatches %s", c.call.Method, got)
+		}
+	}
+	if _, err := fx.w.Call(method(fx.floats("1", arr(f(1))), "bitwise_not")); err == nil {
+		t.Error("bitwise_not of a Float tensor ran")
+	}
+}
+
+// An array literal has one element type: an element that fixes it (a
+// suffixed number, a float among ints) types the unsuffixed ones.
+func TestLiteralDataElementType(t *testing.T) {
+	fx := newOpFixture(t)
+	for _, c := range []struct {
+		data Value
+		want DType
+	}{
+		{arr(i(0), Float{V: -3.4028234663852886e38, Suffix: "f32"}), F32},
+		{arr(Float{V: 1, Suffix: "f32"}, i(0)), F32},
+		{arr(i(0), f(1.5)), F64},
+		{arr(i(1), i(2)), I32},
+		{arr(arr(i(1)), arr(Int{V: 2, Suffix: "i64"})), I64},
+	} {
+		td := mustCall(t, fx.w, Call{Path: []string{"TensorData", "from"}, Args: []Value{c.data}}).(*TensorData)
+		if td.dtype != c.want {
+			t.Errorf("TensorData::from(%s) is %s, want %s", Debug(c.data), td.dtype, c.want)
+		}
+	}
+}

@@ -351,6 +351,13 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 		}
 		return tensor.Scatter(tv, dim(0), other, args.tensors[1].values, update)
 	}
+	if tensor.IsBitwise(m) {
+		var s tensor.Scalar
+		if len(scalars) > 0 {
+			s = scalars[0]
+		}
+		return tensor.Bitwise(m, tv, other, s)
+	}
 	if _, unary := unaryValueOps[m]; unary {
 		return tensor.Unary(m, tv)
 	}
