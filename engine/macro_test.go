@@ -24,6 +24,14 @@ fn main() { let mut s = String::new(); write!(s, "a{}", 1).unwrap(); writeln!(&m
 			output: "a1b\n"},
 		{name: "write into something else", src: `fn main() { let n = 1; write!(n, "x"); }`,
 			code: "unsupported-syntax", msg: "`write!` into a `i32` is not supported by the playground, which writes into a `String` variable", at: "n"},
+		{name: "a macro's items are not hygienic", src: `trait T { fn args(&self) -> i32; fn run(&self, args: i32) -> i32; }
+macro_rules! case { ($name:ident) => {
+    #[allow(non_snake_case)]
+    fn $name() -> i32 { struct $name; impl T for $name { fn args(&self) -> i32 { 2 } fn run(&self, args: i32) -> i32 { args * 10 } } $name.run($name.args()) }
+}; }
+case!(Twenty);
+fn main() { println!("{}", Twenty()); }`,
+			output: "20\n"},
 		{name: "matches with a guard", src: `fn main() { let v = Some(3); println!("{} {}", matches!(v, Some(x) if x > 2), matches!(v, None)); }`,
 			output: "true false\n"},
 		{name: "log and tracing print nothing", src: `use log::info;

@@ -405,6 +405,11 @@ func (h *hygieneScan) refersToLocal(i int) bool {
 		if isPunct(p, ".") || isPunct(p, "::") {
 			return false
 		}
+		if p.Kind == syntax.Keyword && itemKeywords[p.Text] {
+			// The name of an item (`fn args(&self)` in an impl the macro
+			// writes): items a macro defines are not hygienic.
+			return false
+		}
 	}
 	if i+1 < len(h.out) {
 		n := h.out[i+1].tok
@@ -414,3 +419,7 @@ func (h *hygieneScan) refersToLocal(i int) bool {
 	}
 	return !h.fieldName(i)
 }
+
+// itemKeywords introduce the name of an item.
+var itemKeywords = map[string]bool{"fn": true, "struct": true, "enum": true, "union": true, "trait": true,
+	"type": true, "mod": true, "const": true, "static": true}

@@ -117,6 +117,11 @@ func (in *interp) stmts(list []syntax.Stmt) *signal {
 func (in *interp) block(b *syntax.BlockExpr) (value, *signal) {
 	in.push()
 	defer in.pop()
+	if bm := in.blockModule(b); bm != nil {
+		saved := in.mod
+		in.mod = bm
+		defer func() { in.mod = saved }()
+	}
 	var last value = dispatch.Unit{}
 	in.inferLets(b.Stmts)
 	for i, s := range b.Stmts {
@@ -133,6 +138,32 @@ func (in *interp) block(b *syntax.BlockExpr) (value, *signal) {
 		}
 	}
 	return last, nil
+}
+
+// blockModule is the anonymous module of the items b declares, made the
+// first time b runs, or nil when it declares none: the items are visible
+// in the whole block, before their statement as after it.
+func (in *interp) blockModule(b *syntax.BlockExpr) *module {
+	if bm, ok := in.blockMods[b]; ok {
+		return bm
+	}
+	var items []syntax.Item
+	for _, s := range b.Stmts {
+		if is, ok := s.(*syntax.ItemStmt); ok && in.build.Compiled(stmtAttrs(s)) {
+			items = append(items, is.Item)
+		}
+	}
+	var bm *module
+	if len(items) > 0 {
+		bm = newModule("", in.mod)
+		bm.block = true
+		in.declareIn(bm, items)
+	}
+	if in.blockMods == nil {
+		in.blockMods = map[*syntax.BlockExpr]*module{}
+	}
+	in.blockMods[b] = bm
+	return bm
 }
 
 func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
@@ -177,7 +208,10 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 	case *syntax.ExprStmt:
 		return in.expr(s.X)
 	case *syntax.ItemStmt:
-		in.declare([]syntax.Item{s.Item})
+		if !in.mod.block {
+			// A bare statement of a snippet: its items are the crate's.
+			in.declare([]syntax.Item{s.Item})
+		}
 		return dispatch.Unit{}, nil
 	}
 	return dispatch.Unit{}, nil

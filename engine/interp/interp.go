@@ -184,6 +184,8 @@ type interp struct {
 	// engine does not model ("" when none): a test that should panic and
 	// did not may have panicked there.
 	unmodelledItem string
+	// blockMods are the anonymous modules of blocks that declare items.
+	blockMods map[*syntax.BlockExpr]*module
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {

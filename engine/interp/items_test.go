@@ -44,6 +44,17 @@ func TestItems(t *testing.T) {
 mod flex { pub fn run() -> i32 { 1 } }
 mod wgpu { pub fn run() -> i32 { 2 } pub mod inner { pub fn up() -> i32 { super::run() + crate::flex::run() } } }
 fn main() { println!("{} {} {}", flex::run(), wgpu::run(), wgpu::inner::up()); }`, "1 2 3\n"},
+		{"items of a block shadow the module's", `
+trait Check { fn args(&self) -> i32; fn check(&self) -> i32 { self.args() + 1 } }
+fn helper() -> i32 { 10 }
+#[allow(non_snake_case)]
+fn Case() -> i32 {
+    let before = Case.args();
+    struct Case;
+    impl Check for Case { fn args(&self) -> i32 { helper() + self::helper() } }
+    before + Check::check(&Case)
+}
+fn main() { println!("{}", Case()); }`, "41\n"},
 		{"use of the program's own items", `
 mod model { pub struct Model { pub n: i32 } impl Model { pub fn new(n: i32) -> Self { Self { n } } pub fn twice(&self) -> i32 { self.n * 2 } } }
 use model::Model;

@@ -25,6 +25,11 @@ type module struct {
 	// linked is set inside such a crate: a test build of the binary
 	// builds it as `cargo run` does, without cfg(test).
 	linked bool
+	// block is set for the anonymous module of a block's items (rustc's
+	// model of `fn f() { struct S; .. }`): its items shadow the enclosing
+	// scope's inside the block, a name it lacks is looked up in the
+	// enclosing module, and `self::` and `super::` count from that module.
+	block bool
 
 	fns     map[string]*syntax.FnDecl
 	types   map[string]*syntax.StructDecl
@@ -244,7 +249,18 @@ func (in *interp) lookupUncached(m *module, name string, depth int) (resolution,
 			}
 		}
 	}
+	if m.block {
+		return in.lookupIn(m.parent, name, depth+1)
+	}
 	return resolution{}, false
+}
+
+// named is m, or the module a block module is written in.
+func named(m *module) *module {
+	for m != nil && m.block {
+		m = m.parent
+	}
+	return m
 }
 
 // externCrate is the crate a program names: `alloc` and `core` are parts of
@@ -267,11 +283,12 @@ func (in *interp) resolveIn(m *module, segs []string, depth int) resolution {
 	case "crate":
 		cur, i = in.crateOf(m), 1
 	case "self":
-		i = 1
+		cur, i = named(m), 1
 	case "super":
+		cur = named(cur)
 		for i < len(segs) && segs[i] == "super" {
 			if cur.parent != nil {
-				cur = cur.parent
+				cur = named(cur.parent)
 			}
 			i++
 		}
