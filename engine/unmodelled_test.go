@@ -17,7 +17,7 @@ import (
 const flexOnly = "[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [\"std\", \"flex\"] }\n"
 
 func snippet(body string) string {
-	return "use burn::tensor::{Tensor, Int, DType, activation, linalg, signal};\nfn main() {\n    let device = Default::default();\n    let t = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &device);\n" + body + "}\n"
+	return "use burn::tensor::{Tensor, Int, DType, activation, grid, linalg, loss, signal};\nfn main() {\n    let device = Default::default();\n    let t = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &device);\n" + body + "}\n"
 }
 
 func diagsOf(res engine.Result, code string) []engine.Diagnostic {
@@ -72,6 +72,9 @@ var unmodelledFunctions = []string{
 	"activation::selu(t.clone())",
 	"activation::softsign(t.clone())",
 	"activation::log_sigmoid(t.clone())",
+	"loss::cross_entropy_with_logits(t.clone(), t.clone())",
+	"signal::irfft(t.clone(), t.clone(), 1, None)",
+	"grid::affine_grid_2d(t.clone().reshape([1, 2, 2]), [1, 1, 2, 2])",
 }
 
 func TestUnmodelledBurnItems(t *testing.T) {
@@ -239,9 +242,10 @@ func sortedKeys(m map[string]bool) []string {
 // module brings is that function, modelled or not, never rustc's "cannot
 // find function".
 func TestGlobImportedBurnFunctions(t *testing.T) {
-	fn := strings.TrimPrefix(firstUnmodelled(t, "    let w = %s;\n", unmodelledFunctions...), "activation::")
+	qualified := firstUnmodelled(t, "    let w = %s;\n", unmodelledFunctions...)
+	module, fn, _ := strings.Cut(qualified, "::")
 	name := strings.SplitN(fn, "(", 2)[0]
-	src := "use burn::tensor::Tensor;\nuse burn::tensor::activation::*;\nfn main() {\n    let device = Default::default();\n" +
+	src := "use burn::tensor::Tensor;\nuse burn::tensor::activation::*;\nuse burn::tensor::" + module + "::*;\nfn main() {\n    let device = Default::default();\n" +
 		"    let t = Tensor::<2>::from_data([[-1.0, 2.0], [3.0, -4.0]], &device);\n" +
 		"    let r = relu(t.clone());\n    println!(\"{}\", r.into_data());\n    let w = " + fn + ";\n}\n"
 	res := run(t, engine.Request{Snippet: src})
@@ -249,7 +253,7 @@ func TestGlobImportedBurnFunctions(t *testing.T) {
 		t.Fatalf("status %s:\n%s", res.Status, Summary(res))
 	}
 	ds := diagsOf(res, "playground-unmodelled")
-	if len(ds) != 1 || spanOf(src, ds[0]) != fn || !strings.Contains(ds[0].Message, "`burn::tensor::activation::"+name+"`") {
+	if len(ds) != 1 || spanOf(src, ds[0]) != fn || !strings.Contains(ds[0].Message, "`burn::tensor::"+module+"::"+name+"`") {
 		t.Errorf("want one playground-unmodelled warning at %q naming %s:\n%s", fn, name, Summary(res))
 	}
 	if !strings.Contains(res.Output, "[0.0, 2.0, 3.0, 0.0]") {
