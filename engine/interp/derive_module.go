@@ -55,11 +55,56 @@ func (h hostOf) ModuleFields(en *dispatch.Enum) ([]string, map[string]bool, bool
 	skip := map[string]bool{}
 	for _, f := range decl.Fields {
 		names = append(names, f.Name)
-		if moduleSkip(f) {
+		// The derive treats a #[module(skip)] field and a field of a
+		// primitive type as constants: not walked, printed with Debug
+		// (parse_module_field_type, codegen_struct.rs:362).
+		if moduleSkip(f) || primitiveType(f.Type) {
 			skip[f.Name] = true
 		}
 	}
 	return names, skip, true
+}
+
+// primitiveTypes are the types burn-derive's is_primitive_ident names.
+var primitiveTypes = map[string]bool{"bool": true, "u8": true, "u16": true, "u32": true, "u64": true, "usize": true,
+	"i8": true, "i16": true, "i32": true, "i64": true, "isize": true, "f32": true, "f64": true, "String": true}
+
+// primitiveType is burn-derive's is_primitive_type (codegen_struct.rs:445):
+// a primitive, or a generic type, tuple, array, slice or reference of
+// primitives only.
+func primitiveType(t *syntax.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind {
+	case syntax.TypePath:
+		if len(t.Path) == 0 {
+			return false
+		}
+		last := t.Path[len(t.Path)-1]
+		if primitiveTypes[last.Name] {
+			return true
+		}
+		if len(last.Generics) == 0 {
+			return false
+		}
+		for _, g := range last.Generics {
+			if g.Type == nil || !primitiveType(g.Type) {
+				return false
+			}
+		}
+		return true
+	case syntax.TypeTuple:
+		for _, e := range t.Elems {
+			if !primitiveType(e) {
+				return false
+			}
+		}
+		return true
+	case syntax.TypeRef, syntax.TypeArray, syntax.TypeSlice:
+		return len(t.Elems) == 1 && primitiveType(t.Elems[0])
+	}
+	return false
 }
 
 func (h hostOf) Debug(v dispatch.Value) string { return h.in.debugText(v, false, 0) }

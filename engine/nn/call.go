@@ -23,6 +23,14 @@ func itemPath(p []string) []string {
 // engine/dispatch answers.
 func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled bool, err error) {
 	if len(c.Path) > 0 {
+		if c.Path[len(c.Path)-1] == "Ignored" {
+			// Ignored(value), burn-core's deprecated wrapper of a field
+			// the module does not walk (param/constant.rs:187).
+			if len(c.Args) != 1 {
+				return nil, true, wrongArity(1, len(c.Args))
+			}
+			return &dispatch.Enum{Type: "Ignored", Variant: "Ignored", Fields: c.Args}, true, nil
+		}
 		p := itemPath(c.Path)
 		if len(p) != 2 {
 			return nil, false, nil

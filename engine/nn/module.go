@@ -123,8 +123,10 @@ func (m *Module) param(name string) *Param {
 type Host interface {
 	Structs
 	// ModuleFields are the fields of a value of the program's types that
-	// derives Module, in declaration order, and those marked
-	// #[module(skip)]; ok is false for any other value.
+	// derives Module, in declaration order, and its constants (fields
+	// marked #[module(skip)] or of a primitive type), which the walk
+	// skips and Display prints with Debug; ok is false for any other
+	// value.
 	ModuleFields(en *dispatch.Enum) (fields []string, skip map[string]bool, ok bool)
 	// Debug is `{:?}` of v.
 	Debug(v dispatch.Value) string
@@ -486,7 +488,7 @@ func format(w *dispatch.World, v dispatch.Value, h Host, passed settings) (strin
 				}
 			}
 			var a attr
-			if skip[f] || !IsModuleField(fv, h) {
+			if skip[f] {
 				a = attr{name: f, value: h.Debug(fv)}
 			} else {
 				var err error

@@ -28,7 +28,7 @@ func ops(res engine.Result) string {
 	return strings.Join(out, " ")
 }
 
-const prelude = "use burn::prelude::*;\nuse burn::nn::{Linear, LinearConfig, Relu, Initializer, Dropout, DropoutConfig};\n" +
+const prelude = "use burn::prelude::*;\nuse burn::module::Param;\nuse burn::nn::{Linear, LinearConfig, Relu, Initializer, Dropout, DropoutConfig};\n" +
 	"use burn::nn::conv::{Conv2d, Conv2dConfig};\nuse burn::nn::pool::{AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig};\n"
 
 // TestDeriveConfig is #[derive(Config)] on the program's structs: new
@@ -168,6 +168,12 @@ let m = m.to_device(&Device::cuda(0)); println!("{:?}", m.devices());`,
 pub struct M { l: Linear, #[module(skip)] steps: usize }`,
 			`let m = M { l: LinearConfig::new(1, 1).with_bias(false).init(&Device::flex()), steps: 3 }; println!("{m}");`,
 			"M {\n  l: Linear {d_input: 1, d_output: 1, bias: false, params: 1}\n  steps: 3\n  params: 1\n}\n", ""},
+		{"a generic module, a Param from a tensor, Ignored and primitive fields", `
+#[derive(Module, Debug)]
+pub struct Net<B: Backend> { fc: Linear<B>, w: Param<Tensor<B, 2>>, tag: burn::module::Ignored<String>, scale: f64 }`,
+			`let d = Device::flex(); let net = Net { fc: LinearConfig::new(2, 2).init(&d), w: Param::from_tensor(Tensor::<2>::ones([2, 2], &d)), tag: burn::module::Ignored("x".to_string()), scale: 1.0 };
+println!("{net}");`,
+			"Net {\n  fc: Linear {d_input: 2, d_output: 2, bias: true, params: 6}\n  w: ParamTensor {rank: 2, shape: [2, 2], kind: float}\n  tag: Ignored(\"x\")\n  scale: 1.0\n  params: 10\n}\n", ""},
 		{"Vec and Option of modules", `
 #[derive(Module, Debug)]
 pub struct M { layers: Vec<Linear>, extra: Option<Linear>, act: Option<Relu> }`,
