@@ -108,6 +108,9 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 			return v, true, sig
 		}
 	}
+	if full == "std::any::TypeId::of" || full == "std::any::type_name" {
+		return in.typeIdentity(full, e), true, nil
+	}
 	if full == "std::thread::sleep" {
 		// Sleeping changes only when things happen, which a program
 		// without a clock cannot observe.
@@ -131,4 +134,31 @@ func (in *interp) stdArity(want, got int, e *syntax.CallExpr) value {
 	in.report(diag.Diagnostic{Code: "wrong-arguments", Severity: diag.Error, File: diag.MainRS, Range: e.Range,
 		Message: fmt.Sprintf("this function takes %d %s but %d %s supplied", want, plural(want, "argument"), got, wasWere(got))})
 	return unknown
+}
+
+// typeIdentity is `TypeId::of::<T>()` or `type_name::<T>()`: T's identity,
+// with the program's type aliases followed (`TypeId::of::<FloatElem>()`
+// is f32's when `type FloatElem = f32;`). A TypeId compares equal to
+// another of the same type only.
+func (in *interp) typeIdentity(full string, e *syntax.CallExpr) value {
+	p, ok := e.Fun.(*syntax.PathExpr)
+	if !ok || len(p.Segments) == 0 || len(e.Args) != 0 {
+		return unknown
+	}
+	generics := in.genericTexts(p.Segments[len(p.Segments)-1].Generics)
+	if len(generics) != 1 {
+		return unknown
+	}
+	t := strings.ReplaceAll(generics[0], " ", "")
+	// Burn's re-exports of the half-precision types are the half crate's.
+	for _, prefix := range []string{"burn_tensor::", "burn::tensor::", "burn::", "half::"} {
+		t = strings.TrimPrefix(t, prefix)
+	}
+	if full == "std::any::type_name" {
+		if t == "f16" || t == "bf16" {
+			return dispatch.Str("half::binary16::" + t)
+		}
+		return dispatch.Str(t)
+	}
+	return &dispatch.Enum{Type: "TypeId", Variant: "TypeId", Named: map[string]value{"t": dispatch.Str(t)}}
 }

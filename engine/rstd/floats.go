@@ -313,8 +313,20 @@ func Const(path []string) (Value, bool) {
 	return FloatConst(path[n-2], name, false)
 }
 
-func boolMethod(x dispatch.Bool, call Call) (Value, bool, error) {
+func boolMethod(c Caller, x dispatch.Bool, call Call) (Value, bool, error) {
 	switch call.Name {
+	case "then":
+		if len(call.Args) != 1 {
+			return nil, false, nil
+		}
+		if !x {
+			return none(), true, nil
+		}
+		v, err := c.Call(call.Args[0], nil)
+		if err != nil {
+			return nil, true, err
+		}
+		return some(v), true, nil
 	case "clone", "to_owned", "into":
 		return x, true, nil
 	case "to_string":

@@ -155,7 +155,7 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 	case dispatch.Float:
 		return floatMethod(x, call)
 	case dispatch.Bool:
-		return boolMethod(x, call)
+		return boolMethod(c, x, call)
 	case Char:
 		return charMethod(x, call)
 	case dispatch.Str:
