@@ -151,7 +151,7 @@ func (in *interp) configJSON(v value) (string, bool) {
 		return "", false
 	}
 	en, decl := in.userDecl(v)
-	if decl == nil {
+	if decl == nil || decl.Enum {
 		return nn.JSON(v, hostOf{in})
 	}
 	return nn.JSON(&nn.Config{Type: decl.Name, Fields: configOrder(decl), Values: en.Named}, hostOf{in})

@@ -146,6 +146,11 @@ func (in *interp) displayBurnDerived(v value) (string, bool) {
 		s, err := nn.Format(in.world, v, hostOf{in})
 		return s, err == nil
 	}
+	if en, decl := in.userDecl(v); decl != nil && decl.Enum && derives(decl, "Config") && in.traitMethod(en.Type, "Display", "fmt") == nil {
+		// An enum's derived Config prints its serde JSON too
+		// (config/analyzer_enum.rs).
+		return in.configJSON(v)
+	}
 	if en, decl := in.userDecl(v); decl != nil && !decl.Enum {
 		if in.traitMethod(en.Type, "Display", "fmt") != nil {
 			return "", false
@@ -170,7 +175,10 @@ func (in *interp) hasBurnDisplay(v value) bool {
 	case *nn.Config, *nn.Module:
 		return true
 	}
-	if _, decl := in.userDecl(v); decl != nil && !decl.Enum {
+	if en, decl := in.userDecl(v); decl != nil {
+		if decl.Enum {
+			return derives(decl, "Config") && in.traitMethod(en.Type, "Display", "fmt") == nil
+		}
 		return derives(decl, "Config") || derives(decl, "Module")
 	}
 	return false

@@ -549,3 +549,19 @@ func newGelu(approximate bool) *Module {
 			return w.Call(dispatch.Call{Path: []string{fn}, Args: []dispatch.Value{c.Args[0]}})
 		}}
 }
+
+func init() {
+	register(&configDesc{name: "LeakyReluConfig", fields: []field{{name: "negative_slope", typ: "f64", def: f64(0.01)}},
+		init: func(w *dispatch.World, c *Config, _ *dispatch.Device) (dispatch.Value, error) {
+			// LeakyRelu (activation/leaky_relu.rs): leaky_relu(input,
+			// negative_slope).
+			return &Module{Type: "LeakyRelu", Fields: []string{"negative_slope"},
+				Values: map[string]dispatch.Value{"negative_slope": c.Values["negative_slope"]},
+				content: func(_ *dispatch.World, m *Module) ([]attr, error) {
+					return []attr{{"negative_slope", rustFloat(num(m.Values["negative_slope"]))}}, nil
+				},
+				forward: func(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, error) {
+					return w.Call(dispatch.Call{Path: []string{"leaky_relu"}, Args: []dispatch.Value{c.Args[0], m.Values["negative_slope"]}})
+				}}, nil
+		}})
+}

@@ -59,6 +59,11 @@ pub struct T { model: LinearConfig, #[config(default = false)] shuffle: bool }`,
 		{"Burn's configs print the same way", "",
 			`println!("{}", DropoutConfig::new(0.1)); println!("{}", AdaptiveAvgPool2dConfig::new([8, 8]).to_string().len());`,
 			"{\n  \"prob\": 0.1\n}\n39\n"},
+		{"an enum deriving Config prints serde's externally tagged JSON", `
+#[derive(Config, Debug)]
+pub enum Act { Relu, Leaky { slope: f64 }, Scaled(f64) }`,
+			`println!("{} {} {}", Act::Relu, Act::Leaky { slope: 0.1 }, Act::Scaled(2.0));`,
+			"\"Relu\" {\n  \"Leaky\": {\n    \"slope\": 0.1\n  }\n} {\n  \"Scaled\": 2.0\n}\n"},
 		{"Debug is the derived Debug", `
 #[derive(Config, Debug)]
 pub struct C { a: usize, #[config(default = true)] b: bool }`,
@@ -247,6 +252,8 @@ println!("{} {}", mp.forward(x.clone()).into_data(), AvgPool2dConfig::new([2, 2]
 		{"Gelu prints its field, Sigmoid and Tanh", `let d = Device::flex(); println!("{}", Gelu::new());
 println!("{} {}", Sigmoid::new().forward(Tensor::<1>::zeros([1], &d)).into_data(), Tanh::new().forward(Tensor::<1>::zeros([1], &d)).into_data());`,
 			"Gelu {\n  approximate: false\n}\n[0.5] [0.0]\n", ""},
+		{"LeakyRelu scales the negatives", `let d = Device::flex(); let l = LeakyReluConfig::new().with_negative_slope(0.5).init(); println!("{l}");
+println!("{}", l.forward(Tensor::<1>::from_data([-2.0, 3.0], &d)).into_data());`, "LeakyRelu {negative_slope: 0.5}\n[-1.0, 3.0]\n", ""},
 		// log_softmax of zeros over 4 classes is -ln 4 for every target.
 		{"CrossEntropyLoss of uniform logits is ln(classes)", `let d = Device::flex(); let ce = CrossEntropyLossConfig::new().init(&d); println!("{ce}");
 println!("{}", ce.forward(Tensor::<2>::zeros([2, 4], &d), Tensor::<1, Int>::from_data([0, 3], &d)).into_data());`,
@@ -258,7 +265,7 @@ println!("{} {}", MseLoss::new().forward(a.clone(), b.clone(), Reduction::Mean).
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nfn main() {\n"+c.body+"\n}\n")
+			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LeakyReluConfig, LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nfn main() {\n"+c.body+"\n}\n")
 			if res.Output != c.want {
 				t.Errorf("output:\n%s\nwant:\n%s", res.Output, c.want)
 			}
