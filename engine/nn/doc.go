@@ -9,6 +9,11 @@
 // for the program's own configs (engine/interp/derive_config.go), and
 // printed as serde_json's pretty JSON (config_to_json, config.rs:92).
 //
+// Modelled: Linear, Conv2d, Dropout, BatchNorm, LayerNorm, Embedding,
+// MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, Relu, LeakyRelu, Gelu,
+// Sigmoid, Tanh, CrossEntropyLoss and MseLoss, with their configs. Their
+// panics are rows of engine/catalog/sites.tsv (ids nn-...).
+//
 // A Burn module (Linear, Conv2d, Dropout, Relu, ...) is a *Module: its
 // fields in declaration order, Params among them. What
 // `#[derive(Module)]` generates (devices, to_device, fork, no_grad,
