@@ -48,6 +48,9 @@ func parseTensorType(generics [][]string, expect string) tensorType {
 
 func (w *World) tensorFunction(name string, c Call) (Value, *UsageError, *Panic) {
 	tt := parseTensorType(c.Generics, c.Expect)
+	if extraTensorFunctions[name] {
+		return w.extraTensorFunction(name, tt, c)
+	}
 	a := argList{c: c}
 	switch name {
 	case "ones", "zeros", "empty":
