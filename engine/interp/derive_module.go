@@ -143,8 +143,7 @@ func (in *interp) displayBurnDerived(v value) (string, bool) {
 	case *nn.Config:
 		return in.configJSON(v)
 	case *nn.Module:
-		s, err := nn.Format(in.world, v, hostOf{in})
-		return s, err == nil
+		return in.formatModule(v)
 	}
 	if en, decl := in.userDecl(v); decl != nil && decl.Enum && derives(decl, "Config") && in.traitMethod(en.Type, "Display", "fmt") == nil {
 		// An enum's derived Config prints its serde JSON too
@@ -162,11 +161,20 @@ func (in *interp) displayBurnDerived(v value) (string, bool) {
 			if holdsUnknown(v, 0) {
 				return "", false
 			}
-			s, err := nn.Format(in.world, v, hostOf{in})
-			return s, err == nil
+			return in.formatModule(v)
 		}
 	}
 	return "", false
+}
+
+// formatModule is ModuleDisplay::format of a module. Printing reads every
+// Param (num_params, a Conv2d's dims), which initializes the lazy ones:
+// their creation is traced at the print.
+func (in *interp) formatModule(v value) (string, bool) {
+	in.world.SetSite(len(in.sites))
+	in.sites = append(in.sites, in.lastRange)
+	s, err := nn.Format(in.world, v, hostOf{in})
+	return s, err == nil
 }
 
 // hasBurnDisplay reports whether v prints with a derived Display.
