@@ -48,8 +48,16 @@ func (h hostOf) StructFields(en *dispatch.Enum) ([]string, bool, bool) {
 
 func (h hostOf) ModuleFields(en *dispatch.Enum) ([]string, map[string]bool, bool) {
 	decl := h.in.structs[en.Type]
-	if decl == nil || decl.Enum || !derives(decl, "Module") {
+	if decl == nil || !derives(decl, "Module") {
 		return nil, nil, false
+	}
+	if decl.Enum {
+		// An enum module's variants each hold one module
+		// (module/codegen_enum.rs).
+		if len(en.Fields) != 1 {
+			return nil, nil, false
+		}
+		return []string{"0"}, map[string]bool{}, true
 	}
 	var names []string
 	skip := map[string]bool{}
@@ -133,7 +141,7 @@ var derivedModuleMethods = map[string]bool{"devices": true, "to_device": true, "
 // derives Module.
 func (in *interp) userModule(v value) bool {
 	_, decl := in.userDecl(v)
-	return decl != nil && !decl.Enum && derives(decl, "Module")
+	return decl != nil && derives(decl, "Module")
 }
 
 // displayBurnDerived is `{}` of a module or a config, the program's or
@@ -149,6 +157,9 @@ func (in *interp) displayBurnDerived(v value) (string, bool) {
 		// An enum's derived Config prints its serde JSON too
 		// (config/analyzer_enum.rs).
 		return in.configJSON(v)
+	}
+	if en, decl := in.userDecl(v); decl != nil && decl.Enum && derives(decl, "Module") && in.traitMethod(en.Type, "Display", "fmt") == nil {
+		return in.formatModule(v)
 	}
 	if en, decl := in.userDecl(v); decl != nil && !decl.Enum {
 		if in.traitMethod(en.Type, "Display", "fmt") != nil {
@@ -185,7 +196,7 @@ func (in *interp) hasBurnDisplay(v value) bool {
 	}
 	if en, decl := in.userDecl(v); decl != nil {
 		if decl.Enum {
-			return derives(decl, "Config") && in.traitMethod(en.Type, "Display", "fmt") == nil
+			return (derives(decl, "Config") || derives(decl, "Module")) && in.traitMethod(en.Type, "Display", "fmt") == nil
 		}
 		return derives(decl, "Config") || derives(decl, "Module")
 	}

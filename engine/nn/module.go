@@ -480,6 +480,12 @@ func format(w *dispatch.World, v dispatch.Value, h Host, passed settings) (strin
 			return displayPrimitive(x, h), nil
 		}
 		top = x.Type
+		enum := x.Named == nil && len(fields) == 1 && fields[0] == "0" && x.Variant != x.Type
+		if enum {
+			// An enum module prints its variant with its one field as
+			// `_0` (codegen_enum.rs:164).
+			top = x.Variant
+		}
 		for _, f := range fields {
 			fv := x.Named[f]
 			if fv == nil {
@@ -487,12 +493,16 @@ func format(w *dispatch.World, v dispatch.Value, h Host, passed settings) (strin
 					fv = x.Fields[i]
 				}
 			}
+			name := f
+			if enum {
+				name = "_" + f
+			}
 			var a attr
 			if skip[f] {
-				a = attr{name: f, value: h.Debug(fv)}
+				a = attr{name: name, value: h.Debug(fv)}
 			} else {
 				var err error
-				if a, err = attrOf(w, h, f, fv, s); err != nil {
+				if a, err = attrOf(w, h, name, fv, s); err != nil {
 					return "", err
 				}
 			}

@@ -179,6 +179,12 @@ pub struct Net<B: Backend> { fc: Linear<B>, w: Param<Tensor<B, 2>>, tag: burn::m
 			`let d = Device::flex(); let net = Net { fc: LinearConfig::new(2, 2).init(&d), w: Param::from_tensor(Tensor::<2>::ones([2, 2], &d)), tag: burn::module::Ignored("x".to_string()), scale: 1.0 };
 println!("{net}");`,
 			"Net {\n  fc: Linear {d_input: 2, d_output: 2, bias: true, params: 6}\n  w: ParamTensor {rank: 2, shape: [2, 2], kind: float}\n  tag: Ignored(\"x\")\n  scale: 1.0\n  params: 10\n}\n", ""},
+		{"an enum module prints its variant, walks its one module", `
+#[derive(Module, Debug)]
+pub enum Head { Small(Linear), Big(Linear) }`,
+			`let d = Device::flex(); let h = Head::Small(LinearConfig::new(1, 1).init(&d)); let h = h.to_device(&Device::cuda(0));
+println!("{h}"); println!("{:?}", h.devices());`,
+			"Small {\n  _0: Linear {d_input: 1, d_output: 1, bias: true, params: 2}\n  params: 2\n}\n[Device<Cuda(Cuda(0))>]\n", ""},
 		{"Vec and Option of modules", `
 #[derive(Module, Debug)]
 pub struct M { layers: Vec<Linear>, extra: Option<Linear>, act: Option<Relu> }`,
