@@ -480,7 +480,7 @@ func format(w *dispatch.World, v dispatch.Value, h Host, passed settings) (strin
 			return displayPrimitive(x, h), nil
 		}
 		top = x.Type
-		enum := x.Named == nil && len(fields) == 1 && fields[0] == "0" && x.Variant != x.Type
+		enum := len(x.Named) == 0 && len(fields) == 1 && fields[0] == "0" && x.Variant != x.Type
 		if enum {
 			// An enum module prints its variant with its one field as
 			// `_0` (codegen_enum.rs:164).
