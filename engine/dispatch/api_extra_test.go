@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,47 @@ func TestLiteralDataElementType(t *testing.T) {
 		if td.dtype != c.want {
 			t.Errorf("TensorData::from(%s) is %s, want %s", Debug(c.data), td.dtype, c.want)
 		}
+	}
+}
+
+// The *_dims methods fold their _dim method over the dims
+// (numeric.rs:373-536, orderable.rs:769-1150), one op per dim, keeping
+// the rank; sum_dims_squeeze then squeezes those dims.
+func TestFoldedDimsReductions(t *testing.T) {
+	fx := newOpFixture(t)
+	m := fx.floats("2", arr(arr(f(1), f(-7), f(3)), arr(f(4), f(5), f(-6))))
+	cases := []struct {
+		call      Call
+		want, ops string
+	}{
+		{method(m, "sum_dims", arr(i(0), i(1))), "[[0.0]]", "float_sum_dim float_sum_dim"},
+		{method(m, "sum_dims", arr(i(-1))), "[[-3.0], [3.0]]", "float_sum_dim"},
+		{method(m, "mean_dims", arr(i(0))), "[[2.5, -1.0, -1.5]]", "float_mean_dim"},
+		{method(m, "prod_dims", arr(i(1), i(0))), "[[2520.0]]", "float_prod_dim float_prod_dim"},
+		{method(m, "max_dims", arr(i(1))), "[[3.0], [5.0]]", "float_max_dim"},
+		{method(m, "min_dims", arr(i(0), i(1))), "[[-7.0]]", "float_min_dim float_min_dim"},
+		{method(m, "max_abs_dims", arr(i(0), i(1))), "[[7.0]]", "float_abs float_max_dim float_abs float_max_dim"},
+		{method(m, "sum_dims", arr()), "[[1.0, -7.0, 3.0], [4.0, 5.0, -6.0]]", ""},
+	}
+	for _, c := range cases {
+		before := len(fx.w.Trace())
+		out := mustCall(t, fx.w, c.call).(*Tensor)
+		if got := out.values.Preview(32); got != c.want {
+			t.Errorf("%s%s = %s, want %s", c.call.Method, Debug(c.call.Args[0]), got, c.want)
+		}
+		if got := lastOps(fx.w, len(fx.w.Trace())-before); got != c.ops {
+			t.Errorf("%s dispatches %q, want %q", c.call.Method, got, c.ops)
+		}
+	}
+	sq := Call{Recv: m, Method: "sum_dims_squeeze", Args: []Value{arr(i(1))}, Generics: [][]string{{"1"}}}
+	out := mustCall(t, fx.w, sq).(*Tensor)
+	if got := out.values.Preview(32); got != "[-3.0, 3.0]" || out.Rank() != 1 {
+		t.Errorf("sum_dims_squeeze::<1>(&[1]) = %s (rank %d)", got, out.Rank())
+	}
+	if p := mustPanic(t, fx.w, method(m, "max_dims", arr(i(2)))); !strings.Contains(p.Message, "Max Dim") && !strings.Contains(p.Message, "dim") {
+		t.Errorf("max_dims(&[2]) of a rank-2 tensor: %q", p.Message)
+	}
+	if _, err := fx.w.Call(method(mustCall(t, fx.w, method(fx.ints("1", arr(i(1))), "bool")), "sum_dims", arr(i(0)))); err == nil {
+		t.Error("sum_dims of a Bool tensor ran")
 	}
 }

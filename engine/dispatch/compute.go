@@ -351,12 +351,8 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 		}
 		return tensor.Scatter(tv, dim(0), other, args.tensors[1].values, update)
 	}
-	if tensor.IsBitwise(m) {
-		var s tensor.Scalar
-		if len(scalars) > 0 {
-			s = scalars[0]
-		}
-		return tensor.Bitwise(m, tv, other, s)
+	if v, err, ok := extraRowValues(m, tv, other, scalars, args.dims, rank, outDT); ok {
+		return v, err
 	}
 	if _, unary := unaryValueOps[m]; unary {
 		return tensor.Unary(m, tv)
