@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -74,8 +75,10 @@ func (in *interp) hasUser(v value, depth int) bool {
 		return false
 	}
 	switch x := dispatch.Deref(v).(type) {
+	case *nn.Config:
+		return true
 	case *dispatch.Enum:
-		if in.structs[x.Type] != nil {
+		if in.structs[x.Type] != nil || nn.VariantFields(x) != nil {
 			return true
 		}
 		for _, f := range x.Fields {
@@ -164,7 +167,21 @@ func (in *interp) debugText(v value, pretty bool, depth int) string {
 	v = dispatch.Deref(v)
 	sub := func(x value) string { return in.debugText(x, pretty, depth+1) }
 	switch x := v.(type) {
+	case *nn.Config:
+		// Burn's configs derive Debug: their fields in declaration order.
+		vals := make([]string, len(x.Fields))
+		for i, f := range x.Fields {
+			vals[i] = sub(x.Values[f])
+		}
+		return debugStruct(x.Type, x.Fields, vals, pretty)
 	case *dispatch.Enum:
+		if names := nn.VariantFields(x); names != nil && in.structs[x.Type] == nil {
+			vals := make([]string, len(names))
+			for i, f := range names {
+				vals[i] = sub(x.Named[f])
+			}
+			return debugStruct(x.Variant, names, vals, pretty)
+		}
 		if decl := in.structs[x.Type]; decl != nil {
 			if fn := in.traitMethod(x.Type, "Debug", "fmt"); fn != nil {
 				return in.callFmt(fn, x, pretty)

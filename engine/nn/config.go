@@ -256,16 +256,3 @@ func (c *Config) pairField(name string) []int64 {
 	}
 	return out
 }
-
-// Debug is the config's derived Debug: `Name { field: value, .. }` in
-// declaration order.
-func (c *Config) Debug(debug func(dispatch.Value) string) string {
-	s := c.Type + " {"
-	for i, f := range c.Fields {
-		if i > 0 {
-			s += ","
-		}
-		s += " " + f + ": " + debug(c.Values[f])
-	}
-	return s + " }"
-}

@@ -30,6 +30,13 @@ var burnVariantFields = map[string][]string{
 	"Initializer::Orthogonal":     {"gain"},
 }
 
+// VariantFields is the declared field order of a struct variant of
+// Burn's enums a config holds (Initializer::Normal { mean, std }), nil for
+// any other value.
+func VariantFields(en *dispatch.Enum) []string {
+	return burnVariantFields[en.Type+"::"+en.Variant]
+}
+
 // JSON is serde_json::to_string_pretty of v as serde's derives serialize
 // it: structs as objects in field order, unit variants as strings, other
 // variants externally tagged, None as null, Some(x) as x. ok is false

@@ -68,6 +68,9 @@ pub enum Act { Relu, Leaky { slope: f64 }, Scaled(f64) }`,
 #[derive(Config, Debug)]
 pub struct C { a: usize, #[config(default = true)] b: bool }`,
 			`println!("{:?}", C::new(1));`, "C { a: 1, b: true }\n"},
+		{"Burn's configs derive Debug", "",
+			`println!("{:?}", LinearConfig::new(2, 3).with_initializer(Initializer::Normal { std: 2.0, mean: 0.0 }));`,
+			"LinearConfig { d_input: 2, d_output: 3, bias: true, initializer: Normal { mean: 0.0, std: 2.0 }, layout: Row }\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
