@@ -18,6 +18,10 @@ func itemPath(p []string) []string {
 	return p
 }
 
+// paddingArity is the number of fields of each padding config's
+// Explicit variant.
+var paddingArity = map[string]int{"PaddingConfig1d": 2, "PaddingConfig2d": 4, "PaddingConfig3d": 3}
+
 // Call answers the calls of a program into burn-nn and into the module
 // API of burn-core: handled is false for every other call, which
 // engine/dispatch answers.
@@ -36,6 +40,24 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			return nil, false, nil
 		}
 		typ, name := p[0], p[1]
+		if n, ok := paddingArity[typ]; ok && name == "Explicit" {
+			// burn-nn's padding.rs: Explicit takes one usize per side
+			// (1d: left, right; 2d: top, left, bottom, right; 3d: depth,
+			// height, width).
+			if len(c.Args) != n {
+				return nil, true, &dispatch.UsageError{Code: "wrong-arguments", Arg: -1, Message: fmt.Sprintf(
+					"this enum variant takes %d arguments but %d argument%s supplied", n, len(c.Args), wasWere(len(c.Args)))}
+			}
+			fields := make([]dispatch.Value, n)
+			for i, a := range c.Args {
+				v, ue := typed(a, "usize", i)
+				if ue != nil {
+					return nil, true, ue
+				}
+				fields[i] = v
+			}
+			return &dispatch.Enum{Type: typ, Variant: "Explicit", Fields: fields}, true, nil
+		}
 		if d, ok := configs[typ]; ok {
 			if name != "new" {
 				return nil, true, &dispatch.UsageError{Code: "unknown-function", Arg: -1, Message: fmt.Sprintf(

@@ -91,6 +91,7 @@ func TestDeriveConfigErrors(t *testing.T) {
 		{"load reads a file the playground does not have", `let c = C::load("config.json");`, "playground-unmodelled",
 			"`C::load` reads `config.json`, which the playground does not have: its result is unknown, and what is computed from it is not checked"},
 		{"Burn's config new", "let c = LinearConfig::new(2);", "wrong-arguments", "this function takes 2 arguments but 1 argument was supplied"},
+		{"Explicit padding takes one value per side", "let p = burn::nn::PaddingConfig2d::Explicit(1, 1);", "wrong-arguments", "this enum variant takes 4 arguments but 2 arguments were supplied"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -234,6 +235,10 @@ let y = c.forward(Tensor::<4>::ones([1, 1, 3, 3], &d)); println!("{:?} {}", y.di
 		{"Conv2d with Same padding keeps the size", `let d = Device::flex();
 let c = Conv2dConfig::new([2, 4], [3, 3]).with_padding(PaddingConfig2d::Same).init(&d);
 println!("{:?}", c.forward(Tensor::<4>::ones([1, 2, 5, 5], &d)).dims());`, "[1, 4, 5, 5]\n", ""},
+		{"Conv2d with Explicit padding", `let d = Device::flex();
+let c = Conv2dConfig::new([1, 1], [3, 3]).with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1)).init(&d); println!("{c}");
+println!("{:?}", c.forward(Tensor::<4>::ones([1, 1, 4, 4], &d)).dims());`,
+			"Conv2d {ch_in: 1, ch_out: 1, stride: [1, 1], kernel_size: [3, 3], dilation: [1, 1], groups: 1, padding: Explicit(1, 1, 1, 1), params: 10}\n[1, 1, 4, 4]\n", ""},
 		{"AdaptiveAvgPool2d averages", `let d = Device::flex();
 let p = AdaptiveAvgPool2dConfig::new([1, 1]).init();
 println!("{}", p.forward(Tensor::<4>::from_data([[[[1.0, 2.0], [3.0, 4.0]]]], &d)).into_data());`, "[2.5]\n", ""},
