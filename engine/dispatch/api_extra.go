@@ -9,7 +9,7 @@ import "math"
 // extraTensorMethods are the methods handled here.
 var extraTensorMethods = map[string]bool{"deg2rad": true, "rad2deg": true,
 	"sum_dims": true, "mean_dims": true, "prod_dims": true, "max_dims": true, "min_dims": true, "max_abs_dims": true,
-	"sum_dims_squeeze": true}
+	"sum_dims_squeeze": true, "argwhere": true, "nonzero": true}
 
 // foldDims are the *_dims methods, each a fold of its _dim method over
 // the dims (numeric.rs:373-536, orderable.rs:769-772, 877-879, 1148-1150).
@@ -44,6 +44,8 @@ func (w *World) extraTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic
 		return out, nil, nil
 	}
 	switch c.Method {
+	case "argwhere", "nonzero":
+		return w.argwhere(t, c.Method, a)
 	case "deg2rad", "rad2deg":
 		// float.rs:78-90: self.mul_scalar(f32::consts::PI / 180.0) and
 		// self.mul_scalar(180.0 / f32::consts::PI), the factor an f32.
