@@ -26,6 +26,17 @@ func sliceFunction(name string, c Call) (Value, *UsageError, *Panic) {
 			return nil, ue, nil
 		}
 		return &Range{}, nil, nil
+	case "from":
+		// From<Range<..>> and From<isize> (slice.rs): a Slice is how the
+		// engine holds a range already.
+		if ue := a.want(1); ue != nil {
+			return nil, ue, nil
+		}
+		switch v := a.get(0).(type) {
+		case *Range, Int, *SteppedSlice:
+			return v, nil, nil
+		}
+		return nil, errArgType(1, "impl Into<Slice>", c.Args[0]), nil
 	case "from_range_stepped":
 	default:
 		return nil, errUnknownFunction("struct `Slice`", name), nil

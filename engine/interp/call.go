@@ -335,6 +335,8 @@ func (in *interp) callValue(fv value, args []value, e *syntax.CallExpr) (value, 
 		return in.callClosure(f, args, e.Range)
 	case *fnValue:
 		return in.callUser(f.decl, args, e.Range)
+	case *burnFn:
+		return in.burn(dispatch.Call{Path: f.path, Args: args}, e.Range, nil)
 	case dispatch.Unknown:
 		return unknown, nil
 	}
@@ -350,6 +352,8 @@ func (in *interp) callBack(fv value, args []value, r source.Range) (value, *sign
 		return in.callClosure(f, args, r)
 	case *fnValue:
 		return in.callUser(f.decl, args, r)
+	case *burnFn:
+		return in.burn(dispatch.Call{Path: f.path, Args: args}, r, nil)
 	case dispatch.Unknown:
 		return unknown, nil
 	}
@@ -892,3 +896,8 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 	}
 	return out
 }
+
+// burnFn is a function of Burn's API named as a value (`Slice::from`).
+type burnFn struct{ path []string }
+
+func (f *burnFn) TypeName() string { return "fn " + strings.Join(f.path, "::") }

@@ -659,6 +659,11 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 	if rstd.HasFunctions(names) {
 		return &rstd.FnRef{Path: names}, nil
 	}
+	if last := names[len(names)-1]; len(names) >= 2 && last != "" && last[0] >= 'a' && last[0] <= 'z' {
+		// `.map(Slice::from)`, `.map(activation::relu)`: Burn's function
+		// as a value, called when the value is.
+		return &burnFn{path: names}, nil
+	}
 	if len(names) >= 2 {
 		return &dispatch.Enum{Type: names[len(names)-2], Variant: names[len(names)-1]}, nil
 	}

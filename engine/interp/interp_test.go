@@ -197,3 +197,17 @@ fn main() {
     println!("{:?} {:?}", y.dims(), z.dims());
 }`, "[2, 3] [1, 1, 3]\n")
 }
+
+// TestBurnFunctionsAsValues passes Burn's functions where a closure goes:
+// `.map(Slice::from)`, and a Range into a Slice.
+func TestBurnFunctionsAsValues(t *testing.T) {
+	runOK(t, `use burn::tensor::{Tensor, Slice, activation};
+fn main() {
+    let device = Default::default();
+    let x = Tensor::<2>::from_data([[0.0, -1.0, 2.0], [3.0, 4.0, -5.0]], &device);
+    let slices: Vec<Slice> = vec![1..2, 0..2].into_iter().map(Slice::from).collect();
+    let one: Vec<Slice> = vec![(0..1).into()];
+    let relued: Vec<Tensor<2>> = vec![x.clone()].into_iter().map(activation::relu).collect();
+    println!("{:?} {:?} {}", x.clone().slice(slices).dims(), x.slice(one).dims(), relued[0].clone().into_data());
+}`, "[1, 2] [1, 3] [0.0, 0.0, 2.0, 3.0, 4.0, 0.0]\n")
+}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -42,6 +43,9 @@ var outsideWorld = map[string]string{
 // playground models; handled is false for any other path.
 func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (v value, handled bool, sig *signal) {
 	hasFunctions := rstd.HasFunctions(path)
+	if len(path) >= 2 && path[0] == "num_traits" && path[len(path)-1] == "cast" {
+		return in.numCast(args, e), true, nil
+	}
 	if len(path) < 2 || path[0] != "std" && !hasFunctions {
 		// Burn's calls, the common case, build no string here.
 		return nil, false, nil
@@ -161,4 +165,50 @@ func (in *interp) typeIdentity(full string, e *syntax.CallExpr) value {
 		return dispatch.Str(t)
 	}
 	return &dispatch.Enum{Type: "TypeId", Variant: "TypeId", Named: map[string]value{"t": dispatch.Str(t)}}
+}
+
+// numCast is num_traits' `cast::<T, U>(n)`: Some(n as U) when U holds
+// it, None otherwise. Without a turbofish, U is what the context makes of
+// the number: it comes back unsuffixed, for the declared type to type.
+func (in *interp) numCast(args []value, e *syntax.CallExpr) value {
+	if len(args) != 1 {
+		return in.stdArity(1, len(args), e)
+	}
+	v := dispatch.Deref(args[0])
+	target := ""
+	if p, ok := e.Fun.(*syntax.PathExpr); ok && len(p.Segments) > 0 {
+		if g := in.genericTexts(p.Segments[len(p.Segments)-1].Generics); len(g) == 2 {
+			target = strings.TrimSpace(g[1])
+		}
+	}
+	some := func(x value) value { return &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []value{x}} }
+	if target == "" {
+		switch x := v.(type) {
+		case dispatch.Float:
+			x.Suffix = ""
+			return some(x)
+		case dispatch.Int:
+			x.Suffix = ""
+			return some(x)
+		}
+		return unknown
+	}
+	if f, isFloat := v.(dispatch.Float); isFloat && rstd.IsIntType(target) {
+		if math.IsNaN(f.V) || math.IsInf(f.V, 0) {
+			return &dispatch.Enum{Type: "Option", Variant: "None"}
+		}
+		f.V = math.Trunc(f.V)
+		v = f
+	}
+	out, ok := rstd.Cast(v, target)
+	if !ok {
+		return unknown
+	}
+	if back, ok := rstd.Cast(out, v.TypeName()); ok && rstd.IsIntType(target) {
+		if eq, known := rstd.Equal(back, v); known && !eq {
+			// Out of the target's range: `as` would wrap, cast says None.
+			return &dispatch.Enum{Type: "Option", Variant: "None"}
+		}
+	}
+	return some(out)
 }

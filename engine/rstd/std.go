@@ -163,6 +163,11 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 	case *dispatch.Array:
 		return vecMethod(c, x, call)
 	case *dispatch.Range:
+		if call.Name == "into" && len(call.Args) == 0 {
+			// Into<Slice> (Burn's) or the range itself: a Slice is
+			// held as its range.
+			return x, true, nil
+		}
 		it, ok := rangeIter(c, x)
 		if !ok {
 			return nil, false, nil
