@@ -100,6 +100,18 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 		if typ == "Param" && (name == "from_tensor" || name == "initialized") {
 			return paramFrom(w, name, c.Args)
 		}
+		if typ == "Param" && name == "from_data" {
+			// Param::from_data(data, device) (param/tensor.rs:114):
+			// Tensor::from_data, then as from_tensor.
+			if len(c.Args) != 2 {
+				return nil, true, wrongArity(2, len(c.Args))
+			}
+			v, err := w.Call(dispatch.Call{Path: []string{"Tensor", "from_data"}, Args: c.Args})
+			if err != nil {
+				return nil, true, err
+			}
+			return paramFrom(w, "from_tensor", []dispatch.Value{v})
+		}
 		return nil, false, nil
 	}
 	switch r := dispatch.Deref(c.Recv).(type) {
@@ -148,6 +160,14 @@ func paramFrom(w *dispatch.World, name string, args []dispatch.Value) (dispatch.
 	t, ok := dispatch.Deref(args[0]).(*dispatch.Tensor)
 	if !ok {
 		return nil, true, &dispatch.UsageError{Code: "wrong-arguments", Arg: len(args), Message: "mismatched types: expected `Tensor<D>`, found `" + args[0].TypeName() + "`"}
+	}
+	if name == "from_tensor" && t.Kind() == dispatch.KindFloat {
+		// A float Param requires gradients (param/tensor.rs:107).
+		v, err := w.Call(dispatch.Call{Recv: t, Method: "require_grad"})
+		if err != nil {
+			return nil, true, err
+		}
+		t = v.(*dispatch.Tensor)
 	}
 	return FromTensor(w, t, id), true, nil
 }

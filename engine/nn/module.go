@@ -50,10 +50,10 @@ func (p *Param) Val(w *dispatch.World) (*dispatch.Tensor, error) {
 	return t, nil
 }
 
-// FromTensor is Param::from_tensor / Param::initialized: require_grad is
-// the tensor's.
+// FromTensor is Param::initialized(id, t): require_grad is the tensor's
+// (param/base.rs:271).
 func FromTensor(w *dispatch.World, t *dispatch.Tensor, id dispatch.Value) *Param {
-	return &Param{ID: id, RequireGrad: t.Tracked() || isRequireGrad(w, t), shape: t.Shape(), t: t, device: t.Device()}
+	return &Param{ID: id, RequireGrad: isRequireGrad(w, t), shape: t.Shape(), t: t, device: t.Device()}
 }
 
 func isRequireGrad(w *dispatch.World, t *dispatch.Tensor) bool {

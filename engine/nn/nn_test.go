@@ -189,6 +189,10 @@ pub enum Head { Small(Linear), Big(Linear) }`,
 			`let d = Device::flex(); let h = Head::Small(LinearConfig::new(1, 1).init(&d)); let h = h.to_device(&Device::cuda(0));
 println!("{h}"); println!("{:?}", h.devices());`,
 			"Small {\n  _0: Linear {d_input: 1, d_output: 1, bias: true, params: 2}\n  params: 2\n}\n[Device<Cuda(Cuda(0))>]\n", ""},
+		{"Param::from_tensor and from_data require gradients", "",
+			`let ad = Device::flex().autodiff(); let p = Param::from_tensor(Tensor::<1>::ones([2], &ad));
+let q = Param::<Tensor<1>>::from_data([1.0, 2.0], &ad); println!("{} {} {}", p.val().is_require_grad(), q.val().is_require_grad(), q.val().into_data());`,
+			"true true [1.0, 2.0]\n", ""},
 		{"Vec and Option of modules", `
 #[derive(Module, Debug)]
 pub struct M { layers: Vec<Linear>, extra: Option<Linear>, act: Option<Relu> }`,
