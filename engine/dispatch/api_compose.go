@@ -36,6 +36,9 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	rank := tt.rank
 	if len(tensors) > 0 {
 		rank = tensors[0].Rank()
+	} else if rank < 0 && arr.Elem != "" {
+		// `let v: Vec<Tensor<2>> = vec![];` typed the empty list.
+		rank = parseTensorType(nil, arr.Elem).rank
 	}
 	if rank < 0 {
 		return nil, &UsageError{Code: "wrong-arguments", Arg: 1,

@@ -35,6 +35,9 @@ type Str string
 type Array struct {
 	Elems []Value
 	Vec   bool // built with vec! or collected
+	// Elem is the element type a declaration gives an empty one
+	// (`let v: Vec<Tensor<2>> = vec![];`), "" when none did.
+	Elem string
 }
 
 // Tuple is `(a, b)`.

@@ -239,6 +239,9 @@ func typedLiteral(v value, declared string) value {
 			for i, el := range x.Elems {
 				x.Elems[i] = typedLiteral(el, elem)
 			}
+			if len(x.Elems) == 0 {
+				x.Elem = elem
+			}
 		}
 	}
 	return v

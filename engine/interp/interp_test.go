@@ -211,3 +211,16 @@ fn main() {
     println!("{:?} {:?} {}", x.clone().slice(slices).dims(), x.slice(one).dims(), relued[0].clone().into_data());
 }`, "[1, 2] [1, 3] [0.0, 0.0, 2.0, 3.0, 4.0, 0.0]\n")
 }
+
+// TestDeclaredEmptyVecOfTensors: the declaration types an empty list, so
+// cat and stack reach burn-tensor's check instead of needing annotations.
+func TestDeclaredEmptyVecOfTensors(t *testing.T) {
+	for _, fn := range []string{"cat", "stack"} {
+		src := "use burn::tensor::Tensor;\nfn main() {\n    let list: Vec<Tensor<2>> = vec![];\n    let _ = Tensor::" + fn + "(list, 0);\n}"
+		out := eval(t, Run, src, Options{})
+		want := map[string]string{"cat": "Can't concatenate an empty list of tensors.", "stack": "Can't stack an empty list of tensors."}[fn]
+		if out.Panic == nil || !strings.Contains(out.Panic.Message, want) {
+			t.Errorf("%s: panic %+v, diags %+v: want %q", fn, out.Panic, out.Diags, want)
+		}
+	}
+}
