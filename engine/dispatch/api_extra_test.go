@@ -135,3 +135,38 @@ func TestFoldedDimsReductions(t *testing.T) {
 		t.Error("sum_dims of a Bool tensor ran")
 	}
 }
+
+// equal_elem, not_equal_elem, gather, mask_fill and mask_where exist for a
+// Bool tensor too (Dispatch's bool_* ops, burn-dispatch/src/ops/
+// bool_tensor.rs:70-193), a bool being an ElementConversion.
+func TestBoolTensorOps(t *testing.T) {
+	fx := newOpFixture(t)
+	b := func(vals Value) *Tensor { return mustCall(t, fx.w, method(fx.ints("1", vals), "bool")).(*Tensor) }
+	x := b(arr(i(1), i(0), i(1)))
+	mask := b(arr(i(0), i(1), i(1)))
+	cases := []struct {
+		call       Call
+		want, trop string
+	}{
+		{method(x, "equal_elem", Bool(false)), "[false, true, false]", "bool_equal_elem"},
+		{method(x, "not_equal_elem", Bool(false)), "[true, false, true]", "bool_not_equal_elem"},
+		{method(x, "gather", i(0), fx.ints("1", arr(i(2), i(1), i(1)))), "[true, false, false]", "bool_gather"},
+		{method(x, "mask_fill", mask, Bool(true)), "[true, true, true]", "bool_mask_fill"},
+		{method(x, "mask_where", mask, b(arr(i(0), i(0), i(0)))), "[true, false, false]", "bool_mask_where"},
+	}
+	for _, c := range cases {
+		out := mustCall(t, fx.w, c.call).(*Tensor)
+		if out.values == nil || out.values.Preview(16) != c.want {
+			t.Errorf("bool %s = %v, want %s", c.call.Method, out.values, c.want)
+			continue
+		}
+		if got := lastOps(fx.w, 1); got != c.trop {
+			t.Errorf("bool %s dispatches %s", c.call.Method, got)
+		}
+	}
+	// A bool scalar is an ElementConversion for the other kinds as well.
+	out := mustCall(t, fx.w, method(fx.floats("1", arr(f(0.5))), "add_scalar", Bool(true))).(*Tensor)
+	if got := out.values.Preview(8); got != "[1.5]" {
+		t.Errorf("add_scalar(true) = %s", got)
+	}
+}

@@ -46,7 +46,7 @@ func parseArgs(row opRow, t *Tensor, a argList) (opArgs, *UsageError) {
 			out.inputs = append(out.inputs, i+1)
 		case "S":
 			switch v.(type) {
-			case Int, Float:
+			case Int, Float, Bool: // bool is an Element too (burn-std element/base.rs)
 			default:
 				return out, errArgType(i+1, "ElementConversion", a.c.Args[i])
 			}

@@ -524,9 +524,12 @@ func CompareScalar(method string, t *Tensor, s Scalar, boolDType DType) (*Tensor
 	}
 	var other *Tensor
 	switch {
-	case t.DType.IsBool():
+	case t.DType.IsBool() && name != "equal" && name != "not_equal":
 		return nil, kindError("%s of a Bool tensor", method)
 	default:
+		// A Bool tensor's equal_elem compares with the scalar as a bool,
+		// non-zero being true (Flex's bool_equal_elem, burn-flex/src/ops/
+		// bool.rs:293); Full makes that bool.
 		other = Full(ones(len(t.Shape)), t.DType, s)
 	}
 	return Compare(name, t, other, boolDType)
