@@ -467,6 +467,43 @@ func (in *interp) userDefault(decl *syntax.StructDecl, r source.Range, depth int
 // compareUser orders two values of the program's types as a derived
 // PartialOrd does: by variant, then field by field in declaration order.
 // known is false when a part cannot be ordered.
+// ownOrdering compares two values of a program's type with the type's
+// own PartialOrd::partial_cmp, else its own Ord::cmp; own is false when
+// it has neither (a derived or no ordering). A None from partial_cmp, a
+// panic or a value the engine does not know are not known.
+func (in *interp) ownOrdering(a, b *dispatch.Enum) (c int, own, known bool) {
+	fn := in.traitMethod(a.Type, "PartialOrd", "partial_cmp")
+	if fn == nil {
+		fn = in.traitMethod(a.Type, "Ord", "cmp")
+	}
+	if fn == nil || in.structs[a.Type] == nil {
+		return 0, false, false
+	}
+	v, sig := in.callUserSelf(fn, a, []value{&dispatch.Ref{V: b}}, fn.NameSpan)
+	if sig != nil {
+		return 0, true, false
+	}
+	o, isEnum := dispatch.Deref(v).(*dispatch.Enum)
+	if isEnum && o.Type == "Option" {
+		if o.Variant != "Some" || len(o.Fields) != 1 {
+			return 0, true, false
+		}
+		o, isEnum = dispatch.Deref(o.Fields[0]).(*dispatch.Enum)
+	}
+	if !isEnum {
+		return 0, true, false
+	}
+	switch o.Variant {
+	case "Less":
+		return -1, true, true
+	case "Equal":
+		return 0, true, true
+	case "Greater":
+		return 1, true, true
+	}
+	return 0, true, false
+}
+
 func (in *interp) compareUser(x, y value, depth int) (c int, known bool) {
 	x, y = dispatch.Deref(x), dispatch.Deref(y)
 	if depth > 64 {
@@ -501,6 +538,9 @@ func (in *interp) compareUser(x, y value, depth int) (c int, known bool) {
 		b, ok := y.(*dispatch.Enum)
 		if !ok || a.Type != b.Type {
 			return 0, false
+		}
+		if c, own, known := in.ownOrdering(a, b); own {
+			return c, known
 		}
 		ia, ib := in.variantIndex(a), in.variantIndex(b)
 		if ia != ib {

@@ -22,6 +22,12 @@ fn main() { println!("{:#?}", W(P { x: 1, v: vec![2] })); }`, "W(\n    P {\n    
 #[derive(Debug)] enum Shape { Circle { r: f64 }, Sq(f64), Dot }
 fn main() { println!("{:?}", vec![Some(Shape::Circle { r: 1.5 }), Some(Shape::Sq(2.0)), Some(Shape::Dot), None]); }`,
 			"[Some(Circle { r: 1.5 }), Some(Sq(2.0)), Some(Dot), None]\n"},
+		{"comparison operators use the type's own PartialOrd", `
+use std::cmp::Ordering;
+#[derive(PartialEq, Eq, PartialOrd, Ord, Debug)] struct V(i32, i32);
+#[derive(PartialEq, Eq, Debug)] struct Rev(i32);
+impl PartialOrd for Rev { fn partial_cmp(&self, o: &Self) -> Option<Ordering> { Some(o.0.cmp(&self.0)) } }
+fn main() { println!("{} {} {} {} {}", V(1, 2) < V(1, 3), V(2, 0) > V(1, 9), Rev(1) < Rev(2), Rev(3) > Rev(1), Rev(1) >= Rev(1)); }`, "true true false false true\n"},
 		{"Formatter's debug builders and write_str", `
 use std::fmt;
 struct P { a: i32, b: String }
