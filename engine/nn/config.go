@@ -165,10 +165,15 @@ func typed(v dispatch.Value, typ string, i int) (dispatch.Value, *dispatch.Usage
 		return &dispatch.UsageError{Code: "wrong-arguments", Arg: i + 1, Message: fmt.Sprintf(
 			"mismatched types: expected `%s`, found `%s`", typ, v.TypeName())}
 	}
+	// An integer of another width is taken for the field's: the engine
+	// does not follow every conversion a program makes (`n.into()` of a
+	// u8 is the usize the parameter names), and a false rejection is worse
+	// than a missed one. A float for an integer, or the reverse, is rustc's
+	// error.
 	switch typ {
 	case "usize", "u64", "u32", "i64", "i32":
 		x, ok := v.(dispatch.Int)
-		if !ok || (x.Suffix != "" && x.Suffix != typ) {
+		if !ok {
 			return nil, mismatch()
 		}
 		if x.V < 0 && typ[0] == 'u' {
@@ -178,7 +183,7 @@ func typed(v dispatch.Value, typ string, i int) (dispatch.Value, *dispatch.Usage
 		return x, nil
 	case "f64", "f32":
 		x, ok := v.(dispatch.Float)
-		if !ok || (x.Suffix != "" && x.Suffix != typ) {
+		if !ok {
 			return nil, mismatch()
 		}
 		x.Suffix = typ
