@@ -188,13 +188,21 @@ func (in *interp) configFile(typ, method string, args []value, r source.Range) (
 	if method == "save" {
 		verb = "writes"
 	}
+	return in.fileBoundary(typ+"::"+method, verb+" "+file, "crates/burn-core/src/config.rs:46 (save) and :60 (load)", r)
+}
+
+// fileBoundary is a call whose result lives outside the playground (a
+// file it reads or writes, a record it does not model): a
+// playground-unmodelled warning that says what is outside, and an unknown
+// value.
+func (in *interp) fileBoundary(item, what, site string, r source.Range) (value, *signal) {
 	if in.opts.Mode == Check && !in.uncalled {
 		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("`%s::%s` %s %s, which the playground does not have: its result is unknown, and what is computed from it is not checked", typ, method, verb, file),
-			Help:    []string{"Burn defines it at crates/burn-core/src/config.rs:46 (save) and :60 (load)"}})
+			Message: fmt.Sprintf("`%s` %s, which the playground does not have: its result is unknown, and what is computed from it is not checked", item, what),
+			Help:    []string{"Burn defines it at " + site}})
 	}
 	if in.unmodelledItem == "" {
-		in.unmodelledItem = typ + "::" + method
+		in.unmodelledItem = item
 	}
 	return unknown, nil
 }

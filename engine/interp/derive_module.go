@@ -222,6 +222,28 @@ func (in *interp) derivedMethod(e *syntax.MethodCallExpr, recv value, args []val
 			return unknown, nil, true
 		}
 	}
+	if en, _ := in.userDecl(recv); en != nil && in.userModule(recv) {
+		// Records and files are burn-core's store: the boundary
+		// (module/base.rs:257-345).
+		file := "a file"
+		if len(args) > 0 {
+			if s, ok := dispatch.Deref(args[0]).(dispatch.Str); ok {
+				file = "`" + string(s) + "`"
+			}
+		}
+		item := en.Type + "::" + e.Name
+		switch e.Name {
+		case "save_file":
+			v, sig := in.fileBoundary(item, "writes the module's record to "+file, "crates/burn-core/src/module/base.rs:318", e.Range)
+			return v, sig, true
+		case "load_file", "try_load_file":
+			v, sig := in.fileBoundary(item, "reads the module's record from "+file, "crates/burn-core/src/module/base.rs:332", e.Range)
+			return v, sig, true
+		case "into_record", "load_record", "try_load_record":
+			v, sig := in.fileBoundary(item, "uses a ModuleRecord (burn-core's store)", "crates/burn-core/src/module/base.rs:257", e.Range)
+			return v, sig, true
+		}
+	}
 	if in.userModule(recv) && (derivedModuleMethods[e.Name] || e.Name == "to_string") {
 		inputs := []source.Range{e.Recv.Span()}
 		for _, a := range e.Args {

@@ -90,6 +90,9 @@ func TestDeriveConfigErrors(t *testing.T) {
 		{"no builder for a required field", "let c = C::new(1).with_a(2);", "unknown-method", ""},
 		{"load reads a file the playground does not have", `let c = C::load("config.json");`, "playground-unmodelled",
 			"`C::load` reads `config.json`, which the playground does not have: its result is unknown, and what is computed from it is not checked"},
+		{"a module's file is the boundary", `#[derive(Module, Debug)] pub struct M { l: Linear }
+let m = M { l: LinearConfig::new(1, 1).init(&Device::flex()) }; let m = m.load_file("model.bpk");`, "playground-unmodelled",
+			"`M::load_file` reads the module's record from `model.bpk`, which the playground does not have: its result is unknown, and what is computed from it is not checked"},
 		{"Burn's config new", "let c = LinearConfig::new(2);", "wrong-arguments", "this function takes 2 arguments but 1 argument was supplied"},
 		{"Explicit padding takes one value per side", "let p = burn::nn::PaddingConfig2d::Explicit(1, 1);", "wrong-arguments", "this enum variant takes 4 arguments but 2 arguments were supplied"},
 	}
