@@ -9,7 +9,8 @@ import "math"
 // extraTensorMethods are the methods handled here.
 var extraTensorMethods = map[string]bool{"deg2rad": true, "rad2deg": true,
 	"sum_dims": true, "mean_dims": true, "prod_dims": true, "max_dims": true, "min_dims": true, "max_abs_dims": true,
-	"sum_dims_squeeze": true, "argwhere": true, "nonzero": true}
+	"sum_dims_squeeze": true, "argwhere": true, "nonzero": true,
+	"contains_nan": true, "is_finite": true, "is_close": true, "all_close": true, "select_dim": true, "random_like": true}
 
 // foldDims are the *_dims methods, each a fold of its _dim method over
 // the dims (numeric.rs:373-536, orderable.rs:769-772, 877-879, 1148-1150).
@@ -18,6 +19,9 @@ var foldDims = map[string]string{"sum_dims": "sum_dim", "mean_dims": "mean_dim",
 
 func (w *World) extraTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c, method: true}
+	if floatPredMethods[c.Method] {
+		return w.floatPredMethod(t, c)
+	}
 	if step, ok := foldDims[c.Method]; ok {
 		if t.kind == KindBool {
 			return nil, errTraitBounds(c.Method, t), nil

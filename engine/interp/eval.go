@@ -659,6 +659,9 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 	if v, ok := rstd.Const(names); ok {
 		return v, nil
 	}
+	if v, ok := dispatch.BurnConst(names); ok {
+		return v, nil
+	}
 	if rstd.HasFunctions(names) {
 		return &rstd.FnRef{Path: names}, nil
 	}
