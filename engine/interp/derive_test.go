@@ -126,6 +126,8 @@ func TestStructErrors(t *testing.T) {
 		{"no field on a value (E0609)", "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; let z = s.z; }", "unknown-method", "no field `z` on type `S`"},
 		{"no method (E0599)", "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; s.x(); }", "unknown-method", "no method named `x` found for struct `S` in the current scope"},
 		{"no method on an enum", "enum E { A }\nfn main() { E::A.go(); }", "unknown-method", "no method named `go` found for enum `E` in the current scope"},
+		{"no Debug (E0277)", "#[derive(Clone)] struct S { x: i32 }\nfn main() { let s = S { x: 1 }; println!(\"{:?}\", s); }", "type-mismatch", "`S` doesn't implement `Debug`"},
+		{"no Debug inside a Vec", "struct S;\nfn main() { println!(\"{:?}\", vec![Some(S)]); }", "type-mismatch", "`S` doesn't implement `Debug`"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { reports(t, c.src, c.code, c.msg) })

@@ -75,18 +75,29 @@ func (in *interp) formatOrMissing(e *syntax.MacroExpr, args []syntax.Expr) (s st
 			Message: ferr.msg, File: diag.MainRS, Range: lit.Range})
 		return "", false, "", nil
 	}
-	if bad := in.missingDisplay(lit.Value, positional, named); bad != nil {
+	if bad, debug := in.missingDisplay(lit.Value, positional, named); bad != nil && !debug {
 		in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error, Phase: diag.Check,
 			Message: fmt.Sprintf("`%s` doesn't implement `std::fmt::Display`", bad.TypeName()),
 			Help:    []string{"use `{:?}` (Debug) instead of `{}`"}, File: diag.MainRS, Range: e.Range})
+		return "", false, "", nil
+	} else if bad != nil {
+		// rustc's E0277 for a type without Debug.
+		name := bad.TypeName()
+		in.report(diag.Diagnostic{Code: "type-mismatch", Severity: diag.Error, Phase: diag.Check,
+			Message: fmt.Sprintf("`%s` doesn't implement `Debug`", name),
+			Help: []string{fmt.Sprintf("the trait `Debug` is not implemented for `%s`", name),
+				fmt.Sprintf("add `#[derive(Debug)]` to `%s` or manually `impl Debug for %s`", name, name)},
+			File: diag.MainRS, Range: e.Range})
 		return "", false, "", nil
 	}
 	return out, true, "", nil
 }
 
 // missingDisplay returns the first value printed with `{}` whose type has
-// no Display, which rustc rejects.
-func (in *interp) missingDisplay(format string, args []value, named map[string]value) value {
+// no Display, or with `{:?}` whose type (or a type inside it) has no
+// Debug (debug is then set and bad is that type's value), which rustc
+// rejects.
+func (in *interp) missingDisplay(format string, args []value, named map[string]value) (bad value, debug bool) {
 	next := 0
 	for i := 0; i < len(format); i++ {
 		if format[i] != '{' {
@@ -98,12 +109,12 @@ func (in *interp) missingDisplay(format string, args []value, named map[string]v
 		}
 		end := strings.IndexByte(format[i:], '}')
 		if end < 0 {
-			return nil
+			return nil, false
 		}
 		spec, err := parseSpec(format[i+1 : i+end])
 		i += end
 		if err != nil {
-			return nil
+			return nil, false
 		}
 		var v value
 		switch {
@@ -126,7 +137,49 @@ func (in *interp) missingDisplay(format string, args []value, named map[string]v
 			}
 		}
 		if v != nil && !spec.debug && spec.precision < 0 && !in.hasDisplayUser(v) {
-			return v
+			return v, false
+		}
+		if v != nil && spec.debug {
+			if lacking := in.lacksDebug(v, 0); lacking != nil {
+				return lacking, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// lacksDebug is the value of the program's type inside v that neither
+// derives nor implements Debug, or nil.
+func (in *interp) lacksDebug(v value, depth int) value {
+	if depth > 16 {
+		return nil
+	}
+	switch x := dispatch.Deref(v).(type) {
+	case *dispatch.Enum:
+		if decl := in.structs[x.Type]; decl != nil {
+			if !derives(decl, "Debug") && onlyStdDerives(decl) && in.traitMethod(x.Type, "Debug", "fmt") == nil {
+				return x
+			}
+			return nil
+		}
+		if x.Type == "Option" || x.Type == "Result" {
+			for _, f := range x.Fields {
+				if bad := in.lacksDebug(f, depth+1); bad != nil {
+					return bad
+				}
+			}
+		}
+	case *dispatch.Array:
+		for _, el := range x.Elems {
+			if bad := in.lacksDebug(el, depth+1); bad != nil {
+				return bad
+			}
+		}
+	case dispatch.Tuple:
+		for _, el := range x {
+			if bad := in.lacksDebug(el, depth+1); bad != nil {
+				return bad
+			}
 		}
 	}
 	return nil
@@ -522,4 +575,22 @@ func (in *interp) writeFormatter(e *syntax.MacroExpr, f *formatter) (value, *sig
 	}
 	f.out.WriteString(s)
 	return fmtOk, nil
+}
+
+// onlyStdDerives reports whether every derive of decl is one of std's:
+// another crate's derive (burn's Module, Config) may write a Debug impl.
+func onlyStdDerives(decl *syntax.StructDecl) bool {
+	std := map[string]bool{"Clone": true, "Copy": true, "PartialEq": true, "Eq": true, "PartialOrd": true, "Ord": true,
+		"Hash": true, "Default": true, "Debug": true}
+	for _, a := range decl.Attrs {
+		if a.Path != "derive" {
+			continue
+		}
+		for _, t := range a.Args {
+			if t.Kind == syntax.Ident && !std[t.Text] {
+				return false
+			}
+		}
+	}
+	return true
 }
