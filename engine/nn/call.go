@@ -100,6 +100,10 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 		if typ == "Param" && (name == "from_tensor" || name == "initialized") {
 			return paramFrom(w, name, c.Args)
 		}
+		if typ == "MhaInput" {
+			v, err := mhaInputCall(name, c.Args)
+			return v, true, err
+		}
 		if typ == "Param" && name == "from_data" {
 			// Param::from_data(data, device) (param/tensor.rs:114):
 			// Tensor::from_data, then as from_tensor.
@@ -131,6 +135,13 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 	case *Param:
 		v, err := paramMethod(w, r, c)
 		return v, true, err
+	case *MhaInput:
+		v, err := mhaInputMethod(r, c)
+		return v, true, err
+	case *MhaOutput:
+		if c.Method == "clone" {
+			return r, true, nil
+		}
 	case *dispatch.Enum:
 		if _, _, ok := h.ModuleFields(r); ok {
 			v, handled, err := derivedMethod(w, r, c, h)
@@ -346,6 +357,13 @@ func Field(v dispatch.Value, name string) (dispatch.Value, bool) {
 	case *Param:
 		if name == "id" {
 			return x.ID, true
+		}
+	case *MhaOutput:
+		switch name {
+		case "weights":
+			return x.weights, x.weights != nil
+		case "context":
+			return x.context, x.context != nil
 		}
 	}
 	return nil, false

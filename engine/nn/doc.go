@@ -11,7 +11,8 @@
 //
 // Modelled: Linear, Conv2d, Dropout, BatchNorm, LayerNorm, Embedding,
 // MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, Relu, LeakyRelu, Gelu,
-// Sigmoid, Tanh, CrossEntropyLoss and MseLoss, with their configs. Their
+// Sigmoid, Tanh, MultiHeadAttention (with MhaInput and MhaOutput),
+// CrossEntropyLoss and MseLoss, with their configs. Their
 // panics are rows of engine/catalog/sites.tsv (ids nn-...).
 //
 // A Burn module (Linear, Conv2d, Dropout, Relu, ...) is a *Module: its

@@ -275,6 +275,20 @@ println!("{} {}", Sigmoid::new().forward(Tensor::<1>::zeros([1], &d)).into_data(
 			"Gelu {\n  approximate: false\n}\n[0.5] [0.0]\n", ""},
 		{"LeakyRelu scales the negatives", `let d = Device::flex(); let l = LeakyReluConfig::new().with_negative_slope(0.5).init(); println!("{l}");
 println!("{}", l.forward(Tensor::<1>::from_data([-2.0, 3.0], &d)).into_data());`, "LeakyRelu {negative_slope: 0.5}\n[-1.0, 3.0]\n", ""},
+		// Every projection of ones through weights and biases of 0.1 is
+		// 0.5: uniform scores, weights 1/3, context 0.5, output 4 * 0.5 *
+		// 0.1 + 0.1.
+		{"MultiHeadAttention of equal tokens", `let d = Device::flex();
+let mha = MultiHeadAttentionConfig::new(4, 2).with_initializer(Initializer::Constant { value: 0.1 }).init(&d); println!("{mha}");
+let out = mha.forward(MhaInput::self_attn(Tensor::<3>::ones([1, 3, 4], &d)));
+println!("{:?} {:?} {}", out.context.dims(), out.weights.dims(), out.context.into_data());`,
+			"MultiHeadAttention {d_model: 4, n_heads: 2, d_k: 2, dropout: 0.1, min_float: -10000, quiet_softmax: false, params: 80}\n[1, 3, 4] [1, 2, 3, 3] [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3]\n", ""},
+		// The padded last token gets no weight: 1/2 on the other two.
+		{"MultiHeadAttention's padding mask", `let d = Device::flex();
+let mha = MultiHeadAttentionConfig::new(2, 1).init(&d);
+let mask = Tensor::<2, Bool>::from_data([[false, false, true]], &d);
+let out = mha.forward(MhaInput::self_attn(Tensor::<3>::zeros([1, 3, 2], &d)).mask_pad(mask));
+println!("{}", out.weights.into_data());`, "[0.5, 0.5, 0.0, 0.5, 0.5, 0.0, 0.5, 0.5, 0.0]\n", ""},
 		// log_softmax of zeros over 4 classes is -ln 4 for every target.
 		{"CrossEntropyLoss of uniform logits is ln(classes)", `let d = Device::flex(); let ce = CrossEntropyLossConfig::new().init(&d); println!("{ce}");
 println!("{}", ce.forward(Tensor::<2>::zeros([2, 4], &d), Tensor::<1, Int>::from_data([0, 3], &d)).into_data());`,
@@ -286,7 +300,7 @@ println!("{} {}", MseLoss::new().forward(a.clone(), b.clone(), Reduction::Mean).
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LeakyReluConfig, LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nfn main() {\n"+c.body+"\n}\n")
+			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LeakyReluConfig, LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nuse burn::nn::attention::{MultiHeadAttentionConfig, MhaInput};\nfn main() {\n"+c.body+"\n}\n")
 			if res.Output != c.want {
 				t.Errorf("output:\n%s\nwant:\n%s", res.Output, c.want)
 			}
