@@ -241,3 +241,33 @@ func (ac *actComposer) dispatchOp(t *Tensor, op string, dim *int, floats []float
 	})
 	return out, nil, nil
 }
+
+// crossEntropyWithLogits is loss::cross_entropy_with_logits(logits,
+// target_probs) (crates/burn-tensor/src/tensor/loss/mod.rs:22-31):
+// log_softmax over the last dim, times the targets, sum_dim of the last
+// dim, then mean().neg().
+func (w *World) crossEntropyWithLogits(c Call) (Value, *UsageError, *Panic) {
+	a := argList{c: c}
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	logits, ue := a.tensor(0)
+	if ue != nil || logits.kind != KindFloat {
+		return nil, errArgType(1, "Tensor<D>", c.Args[0]), nil
+	}
+	targets, ue := sameTensorArg(a, 1, logits)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	last := Int{V: int64(logits.Rank() - 1), Suffix: "usize"}
+	v, ue, p := w.activation("log_softmax", Call{Args: []Value{logits, last}})
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
+	ac := actComposer{w: w}
+	out := ac.method(ac.method(ac.method(ac.method(v.(*Tensor), "mul", targets), "sum_dim", last), "mean"), "neg")
+	if ac.ue != nil || ac.p != nil {
+		return nil, ac.ue, ac.p
+	}
+	return out, nil, nil
+}

@@ -150,3 +150,21 @@ func TestMoreActivationsAgainstFormulas(t *testing.T) {
 		t.Errorf("grad of elu(0.5) at [-1, 2] = %v, want [%v, 1]", gv, 0.5*math.Exp(-1))
 	}
 }
+
+// cross_entropy_with_logits (loss/mod.rs:22-31): the mean over the batch
+// of -sum(targets * log_softmax(logits)), worked by hand.
+func TestCrossEntropyWithLogits(t *testing.T) {
+	fx := newOpFixture(t)
+	logits := fx.floats("2", arr(arr(f(1), f(2), f(3)), arr(f(0), f(0), f(0))))
+	targets := fx.floats("2", arr(arr(f(0), f(0), f(1)), arr(f(0.5), f(0.5), f(0))))
+	before := len(fx.w.Trace())
+	out := mustCall(t, fx.w, Call{Path: []string{"burn", "tensor", "loss", "cross_entropy_with_logits"}, Args: []Value{logits, targets}}).(*Tensor)
+	// Row 0: log(e + e^2 + e^3) - 3; row 1: log 3.
+	want := (math.Log(math.E+math.Exp(2)+math.Exp(3)) - 3 + math.Log(3)) / 2
+	if out.values == nil || !sameShape(out.shape, []int64{1}) || math.Abs(out.values.F[0]-want) > 1e-6 {
+		t.Errorf("cross_entropy_with_logits = %v %v, want [%v]", out.shape, out.values, want)
+	}
+	if got := lastOps(fx.w, len(fx.w.Trace())-before); got != "log_softmax float_mul float_sum_dim float_mean float_neg" {
+		t.Errorf("cross_entropy_with_logits dispatches %q", got)
+	}
+}

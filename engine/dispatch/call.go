@@ -193,6 +193,11 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.paramIDFunction(name, c)
 	case "linalg":
 		return w.linalgFunction(name, c)
+	case "loss":
+		if name == "cross_entropy_with_logits" {
+			return w.crossEntropyWithLogits(c)
+		}
+		return nil, errUnsupported("burn::tensor::loss::" + name), nil
 	case "signal":
 		if name == "rfft" {
 			return w.rfft(c)
