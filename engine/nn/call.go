@@ -100,6 +100,16 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 		if typ == "Param" && (name == "from_tensor" || name == "initialized") {
 			return paramFrom(w, name, c.Args)
 		}
+		if typ == "TransformerEncoderInput" && name == "new" {
+			if len(c.Args) != 1 {
+				return nil, true, wrongArity(1, len(c.Args))
+			}
+			t, err := tensorArg(c.Args[0], 3, 1, "Tensor<3>")
+			if err != nil {
+				return nil, true, err
+			}
+			return &TransformerEncoderInput{tensor: t}, true, nil
+		}
 		if typ == "MhaInput" {
 			v, err := mhaInputCall(name, c.Args)
 			return v, true, err
@@ -137,6 +147,9 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 		return v, true, err
 	case *MhaInput:
 		v, err := mhaInputMethod(r, c)
+		return v, true, err
+	case *TransformerEncoderInput:
+		v, err := encoderInputMethod(r, c)
 		return v, true, err
 	case *MhaOutput:
 		if c.Method == "clone" {

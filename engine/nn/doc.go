@@ -12,6 +12,7 @@
 // Modelled: Linear, Conv2d, Dropout, BatchNorm, LayerNorm, Embedding,
 // MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, Relu, LeakyRelu, Gelu,
 // Sigmoid, Tanh, MultiHeadAttention (with MhaInput and MhaOutput),
+// PositionWiseFeedForward, TransformerEncoder (its layers and input),
 // CrossEntropyLoss and MseLoss, with their configs. Their
 // panics are rows of engine/catalog/sites.tsv (ids nn-...).
 //

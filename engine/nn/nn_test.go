@@ -289,6 +289,15 @@ let mha = MultiHeadAttentionConfig::new(2, 1).init(&d);
 let mask = Tensor::<2, Bool>::from_data([[false, false, true]], &d);
 let out = mha.forward(MhaInput::self_attn(Tensor::<3>::zeros([1, 3, 2], &d)).mask_pad(mask));
 println!("{}", out.weights.into_data());`, "[0.5, 0.5, 0.0, 0.5, 0.5, 0.0, 0.5, 0.5, 0.0]\n", ""},
+		// Zero weights and biases: attention adds nothing, norm_1 of a
+		// row of ones is 0, the feed-forward adds nothing, norm_2 of 0 is 0.
+		// Per layer: 4 * (4*4 + 4) + (4*8 + 8) + (8*4 + 4) + 2 * (4 + 4) = 172.
+		{"TransformerEncoder, post-norm, with a padding mask", `let d = Device::flex();
+let enc = TransformerEncoderConfig::new(4, 8, 2, 2).with_initializer(Initializer::Zeros).init(&d); println!("{enc}");
+let mask = Tensor::<2, Bool>::from_data([[false, false, true]], &d);
+let y = enc.forward(TransformerEncoderInput::new(Tensor::<3>::ones([1, 3, 4], &d)).mask_pad(mask));
+println!("{:?} {}", y.dims(), y.abs().sum().into_scalar::<f32>());`,
+			"TransformerEncoder {d_model: 4, d_ff: 8, n_heads: 2, n_layers: 2, dropout: 0.1, norm_first: false, quiet_softmax: false, params: 344}\n[1, 3, 4] 0\n", ""},
 		// log_softmax of zeros over 4 classes is -ln 4 for every target.
 		{"CrossEntropyLoss of uniform logits is ln(classes)", `let d = Device::flex(); let ce = CrossEntropyLossConfig::new().init(&d); println!("{ce}");
 println!("{}", ce.forward(Tensor::<2>::zeros([2, 4], &d), Tensor::<1, Int>::from_data([0, 3], &d)).into_data());`,
@@ -300,7 +309,7 @@ println!("{} {}", MseLoss::new().forward(a.clone(), b.clone(), Reduction::Mean).
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LeakyReluConfig, LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nuse burn::nn::attention::{MultiHeadAttentionConfig, MhaInput};\nfn main() {\n"+c.body+"\n}\n")
+			res := run(t, prelude+"use burn::nn::PaddingConfig2d;\nuse burn::nn::{LeakyReluConfig, LayerNormConfig, BatchNormConfig, EmbeddingConfig, Gelu, Sigmoid, Tanh, loss::{CrossEntropyLossConfig, MseLoss, Reduction}};\nuse burn::nn::pool::{MaxPool2dConfig, AvgPool2dConfig};\nuse burn::nn::attention::{MultiHeadAttentionConfig, MhaInput};\nuse burn::nn::transformer::{TransformerEncoderConfig, TransformerEncoderInput};\nfn main() {\n"+c.body+"\n}\n")
 			if res.Output != c.want {
 				t.Errorf("output:\n%s\nwant:\n%s", res.Output, c.want)
 			}
