@@ -193,6 +193,11 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return w.paramIDFunction(name, c)
 	case "linalg":
 		return w.linalgFunction(name, c)
+	case "grid":
+		if name == "affine_grid_2d" {
+			return w.affineGrid2d(c)
+		}
+		return nil, errUnsupported("burn::tensor::grid::" + name), nil
 	case "loss":
 		if name == "cross_entropy_with_logits" {
 			return w.crossEntropyWithLogits(c)
