@@ -163,6 +163,9 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 		if ue := a.want(1); ue != nil {
 			return nil, ue, nil, true
 		}
+		if ir, isInt := a.get(0).(*Range); isInt {
+			return withinIntRange(d, ir, c.Method == "assert_within_range_inclusive")
+		}
 		r, isRange := a.get(0).(*FloatRange)
 		if !isRange || r.Inclusive != (c.Method == "assert_within_range_inclusive") {
 			return nil, nil, nil, false
@@ -211,7 +214,7 @@ func (w *World) dataMethod(d *TensorData, c Call) (v Value, ue *UsageError, p *P
 			return unchecked(d, o), nil, nil, true
 		}
 		return Unit{}, nil, assertPanic(d.values.AssertApproxEq(o.values, built)), true
-	case "to_vec", "into_vec", "as_slice":
+	case "to_vec", "into_vec", "as_slice", "try_to_vec", "try_into_vec":
 		if ue := a.want(0); ue != nil {
 			return nil, ue, nil, true
 		}

@@ -82,6 +82,9 @@ func (w *World) shapeMethod(s *ShapeValue, c Call) (Value, *UsageError, *Panic) 
 // tensorDataFunction is TensorData::from(array) and
 // TensorData::new(values, shape).
 func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Panic) {
+	if v, ue, p, ok := w.dataMethodPath(name, c); ok {
+		return v, ue, p
+	}
 	a := argList{c: c}
 	switch name {
 	case "from":
