@@ -606,6 +606,19 @@ func (w *World) tensorDataQuantized(c Call) (Value, *UsageError, *Panic) {
 	}
 	values := make([]int8, len(arr.Elems))
 	known := true
+	// Unsuffixed integers with no i8 among them are what rustc makes them
+	// for a generic E: i32, which QuantizedBytes::new refuses too.
+	typed := false
+	for _, e := range arr.Elems {
+		if n, ok := Deref(e).(Int); ok && n.Suffix != "" {
+			typed = true
+		}
+	}
+	if !typed && len(arr.Elems) > 0 {
+		if _, isInt := Deref(arr.Elems[0]).(Int); isInt {
+			return nil, nil, newPanic("std-quantized-type", "crates/burn-std/src/tensor/quantization.rs:235", "Invalid quantized type").on(1)
+		}
+	}
 	for i, e := range arr.Elems {
 		n, ok := Deref(e).(Int)
 		switch {

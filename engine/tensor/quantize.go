@@ -854,10 +854,12 @@ func NewQuantizedData(values []int8, shape []int, s QuantScheme, scales []float3
 	if n := numel(shape); n != len(values) {
 		return nil, fmt.Errorf("%d quantized values do not fill a tensor of shape Shape { dims: %s }", len(values), intsDebug(shape))
 	}
-	if len(scales) == 0 {
-		return nil, errors.New("range end index 1 out of range for slice of length 0")
-	}
 	if !s.HasBlock {
+		// `&scales[..1]` for a per-tensor scheme; a block scheme takes the
+		// scales as they are (quantization.rs:241-244).
+		if len(scales) == 0 {
+			return nil, errors.New("range end index 1 out of range for slice of length 0")
+		}
 		scales = scales[:1]
 	}
 	q := &QTensor{Q: append([]int8(nil), values...), Shape: append([]int(nil), shape...), Scheme: s}

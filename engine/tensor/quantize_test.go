@@ -224,3 +224,15 @@ func TestCalibration(t *testing.T) {
 		t.Errorf("f32 block scales under a global: %v", err)
 	}
 }
+
+// TestQuantizedDataScales: a per-tensor scheme reads the first of its
+// scales (there must be one); a block scheme takes them as given.
+func TestQuantizedDataScales(t *testing.T) {
+	if _, err := NewQuantizedData([]int8{1, 2}, []int{2}, q8s(), nil, nil); err == nil || err.Error() != "range end index 1 out of range for slice of length 0" {
+		t.Errorf("per-tensor with no scale: %v", err)
+	}
+	block := perBlock(t, q8s(), []uint8{2}, ScaleF32)
+	if _, err := NewQuantizedData([]int8{1, 2}, []int{2}, block, nil, nil); err != nil {
+		t.Errorf("block scheme with no scales: %v (Burn slices only a per-tensor scheme's)", err)
+	}
+}
