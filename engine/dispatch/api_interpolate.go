@@ -112,20 +112,13 @@ func (w *World) interpolate(c Call) (Value, *UsageError, *Panic) {
 		return nil, errArgType(3, "InterpolateOptions", c.Args[2]), nil
 	}
 	pl, p := routeMulti([]namedInput{{name: "x", t: x, arg: 1}})
-	if p == nil && (opts.mode == "NearestExact" || x.shape[2] == 0 || x.shape[3] == 0) {
-		if p := w.prepare(pl.on); p != nil {
-			return nil, nil, p
-		}
-		if opts.mode == "NearestExact" {
-			dt := x.dtype
-			if dt == "Flex32" {
-				dt = F32
+	if p == nil {
+		if kp := interpolateKernelPanic(pl, x, opts.mode); kp != nil {
+			if p := w.prepare(pl.on); p != nil {
+				return nil, nil, p
 			}
-			return nil, nil, newPanic("flex-interpolate-mode", at(locFlexModule, 601),
-				fmt.Sprintf("interpolate: unsupported mode %s / dtype %s", opts.mode, dt))
+			return nil, nil, kp
 		}
-		return nil, nil, newPanic("flex-interpolate-empty", at("crates/burn-flex/src/ops/interpolate.rs", interpolateAssertLine[opts.mode]),
-			"interpolate: input spatial dimensions must be > 0")
 	}
 	shape := []int64{x.shape[0], x.shape[1], size[0], size[1]}
 	v, ue, p := w.finish("interpolate", x, pl, p, KindFloat, shape, x.dtype)
@@ -136,6 +129,56 @@ func (w *World) interpolate(c Call) (Value, *UsageError, *Panic) {
 		}
 		return tensor.Interpolate(x.values, int(size[0]), int(size[1]), opts.mode, opts.alignCorners)
 	})
+}
+
+// interpolateKernelPanic is the panic of the backend's interpolate before
+// it computes anything, nil when its kernel runs. Each backend has its own:
+//   - burn-flex panics on a mode it has no kernel for
+//     (crates/burn-flex/src/ops/module.rs:601) and asserts a non-empty
+//     input in each kernel (crates/burn-flex/src/ops/interpolate.rs:219,
+//     332, 505, 716);
+//   - burn-ndarray panics on NearestExact
+//     (crates/burn-ndarray/src/ops/module.rs:309) and has no empty-input
+//     check (its kernels index or subtract past an empty axis, in rayon's
+//     threads; the engine carries that result as a shape only);
+//   - burn-tch panics on NearestExact and Lanczos3
+//     (crates/burn-tch/src/ops/module.rs:421, 430);
+//   - burn-cubecl has a kernel for every mode
+//     (crates/burn-cubecl/src/kernel/interpolate/base.rs:158).
+//
+// The engine's values are burn-flex's kernels; package tensor refuses an
+// empty input and NearestExact, so those results carry no values.
+func interpolateKernelPanic(pl placement, x *Tensor, mode string) *Panic {
+	switch pl.on.Inner().backend {
+	case Flex:
+		if mode == "NearestExact" {
+			dt := x.dtype
+			if dt == "Flex32" {
+				dt = F32
+			}
+			return newPanic("flex-interpolate-mode", at(locFlexModule, 601),
+				fmt.Sprintf("interpolate: unsupported mode %s / dtype %s", mode, dt))
+		}
+		if x.shape[2] == 0 || x.shape[3] == 0 {
+			return newPanic("flex-interpolate-empty", at("crates/burn-flex/src/ops/interpolate.rs", interpolateAssertLine[mode]),
+				"interpolate: input spatial dimensions must be > 0")
+		}
+	case NdArray:
+		if mode == "NearestExact" {
+			return newPanic("ndarray-interpolate-nearest-exact", at("crates/burn-ndarray/src/ops/module.rs", 309),
+				"nearest exact interpolation is not supported for ndarray backend")
+		}
+	case LibTorch:
+		switch mode {
+		case "NearestExact":
+			return newPanic("tch-interpolate-nearest-exact", at("crates/burn-tch/src/ops/module.rs", 421),
+				"nearest exact interpolation is not supported by PyTorch/tch backend")
+		case "Lanczos3":
+			return newPanic("tch-interpolate-lanczos3", at("crates/burn-tch/src/ops/module.rs", 430),
+				"lanczos3 interpolation is not supported by PyTorch/tch backend")
+		}
+	}
+	return nil
 }
 
 // interpolateAssertLine is where each burn-flex kernel asserts a
