@@ -106,16 +106,26 @@ func (w *World) unfold4d(c Call, fold bool) (Value, *UsageError, *Panic) {
 	size := arrays[0]
 	channels, blocks := x.shape[1], x.shape[2]
 	kk := kernel[0] * kernel[1]
-	if kk == 0 || channels%kk != 0 {
-		left := channels
-		if kk != 0 {
-			left = channels % kk
-		}
+	if kk == 0 {
+		// `channels_col % kernel_elems` with a kernel dim of 0 (base.rs:532),
+		// before the assert can compare it.
+		return nil, nil, newPanic("rust-fold4d-remainder-by-zero", at(locModuleOpsBase, 532),
+			"attempt to calculate the remainder with a divisor of zero")
+	}
+	if channels%kk != 0 {
 		return nil, nil, newPanic("fold4d-channels", at(locModuleOpsBase, 531),
-			fmt.Sprintf("assertion `left == right` failed: fold4d: input channels (%d) must be divisible by the kernel size product (%d)\n  left: %d\n right: 0", channels, kk, left))
+			fmt.Sprintf("assertion `left == right` failed: fold4d: input channels (%d) must be divisible by the kernel size product (%d)\n  left: %d\n right: 0", channels, kk, channels%kk))
 	}
 	var grid [2]int64
 	for i := range 2 {
+		// `output + 2 * padding - dilation * (kernel - 1) - 1` in usize
+		// (base.rs:540 for the height, 544 for the width): a debug build
+		// panics at either subtraction once the dilated kernel is larger
+		// than the padded output.
+		if opts.dilation[i]*(kernel[i]-1)+1 > size[i]+2*opts.padding[i] {
+			return nil, nil, newPanic("rust-fold4d-sub-overflow", at(locModuleOpsBase, 540+4*i),
+				"attempt to subtract with overflow")
+		}
 		grid[i] = (size[i]+2*opts.padding[i]-opts.dilation[i]*(kernel[i]-1)-1)/opts.stride[i] + 1
 	}
 	if blocks != grid[0]*grid[1] {
