@@ -7,6 +7,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
+	_ "github.com/dispatch-playground/playground/engine/optim" // burn-optim's configs
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -34,6 +35,20 @@ func configDefault(f *syntax.Field) *syntax.Attr {
 
 func isOptionType(t *syntax.Type) bool {
 	return t != nil && lastSeg(t) == "Option"
+}
+
+// unmodelledItemAt is a Burn item the engine reaches but does not model
+// (an optimizer's init): playground-unmodelled, and an unknown value.
+func (in *interp) unmodelledItemAt(item, why string, r source.Range) value {
+	if in.opts.Mode == Check && !in.uncalled {
+		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
+			Message: fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", item),
+			Help:    []string{why}})
+	}
+	if in.unmodelledItem == "" {
+		in.unmodelledItem = item
+	}
+	return unknown
 }
 
 // configNew is Name::new(required...).

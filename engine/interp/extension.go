@@ -706,6 +706,10 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 		return v, err
 	}
 	if v, handled, err := nn.Call(in.world, call, hostOf{in}); handled {
+		if u, ok := err.(*nn.Unmodelled); ok && len(in.sites) > 0 {
+			// A Burn item past what the engine models: the boundary.
+			return in.unmodelledItemAt(u.Item, u.Why, in.sites[len(in.sites)-1]), nil
+		}
 		return v, err
 	}
 	return in.world.Call(call)

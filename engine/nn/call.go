@@ -58,6 +58,21 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			}
 			return &dispatch.Enum{Type: typ, Variant: "Explicit", Fields: fields}, true, nil
 		}
+		if types, ok := variants[typ+"::"+name]; ok {
+			if len(c.Args) != len(types) {
+				return nil, true, &dispatch.UsageError{Code: "wrong-arguments", Arg: -1, Message: fmt.Sprintf(
+					"this enum variant takes %d argument%s but %d argument%s supplied", len(types), plural(len(types)), len(c.Args), wasWere(len(c.Args)))}
+			}
+			fields := make([]dispatch.Value, len(types))
+			for i, a := range c.Args {
+				v, ue := typed(a, types[i], i)
+				if ue != nil {
+					return nil, true, ue
+				}
+				fields[i] = v
+			}
+			return &dispatch.Enum{Type: typ, Variant: name, Fields: fields}, true, nil
+		}
 		if d, ok := configs[typ]; ok {
 			if name != "new" {
 				return nil, true, &dispatch.UsageError{Code: "unknown-function", Arg: -1, Message: fmt.Sprintf(

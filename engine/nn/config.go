@@ -186,6 +186,9 @@ func typed(v dispatch.Value, typ string, i int) (dispatch.Value, *dispatch.Usage
 		if !ok {
 			return nil, mismatch()
 		}
+		if typ == "f32" {
+			x.V = float64(float32(x.V))
+		}
 		x.Suffix = typ
 		return x, nil
 	case "bool":
@@ -260,4 +263,54 @@ func (c *Config) pairField(name string) []int64 {
 		}
 	}
 	return out
+}
+
+// FieldSpec is a field of a Burn config another crate's package
+// declares: its Rust type and its #[config(default)] (nil: none; an
+// Option type without a default starts as None).
+type FieldSpec struct {
+	Name, Type string
+	Default    func() dispatch.Value
+}
+
+// RegisterConfig declares a config of another Burn crate (burn-optim's,
+// burn-train's) so that it is built, changed and printed as the derive
+// does. init is its `init`; device is whether init takes `&device`.
+func RegisterConfig(name string, fields []FieldSpec, device bool, init func(w *dispatch.World, c *Config, d *dispatch.Device) (dispatch.Value, error)) {
+	d := &configDesc{name: name, device: device, init: init}
+	for _, f := range fields {
+		d.fields = append(d.fields, field{name: f.Name, typ: f.Type, def: f.Default})
+	}
+	register(d)
+}
+
+// Unmodelled is what a call returns for a Burn item the engine does not
+// model past this point: the interpreter warns (playground-unmodelled)
+// and goes on with an unknown value.
+type Unmodelled struct {
+	Item, Why string
+}
+
+func (u *Unmodelled) Error() string { return u.Item + ": " + u.Why }
+
+// F32 is an f32 default: the f64 nearest the f32, so that it prints as
+// an f32.
+func F32(v float64) func() dispatch.Value {
+	return func() dispatch.Value { return dispatch.Float{V: float64(float32(v)), Suffix: "f32"} }
+}
+
+// F64, Usize and Boolean are f64, usize and bool defaults.
+func F64(v float64) func() dispatch.Value  { return f64(v) }
+func Usize(v int64) func() dispatch.Value  { return usize(v) }
+func Boolean(v bool) func() dispatch.Value { return boolean(v) }
+
+// variants are the tuple variants of Burn's config enums, with their
+// field types.
+var variants = map[string][]string{}
+
+// RegisterVariant declares a tuple variant of a Burn config enum
+// (GradientClippingConfig::Value(f32)): calling it checks its arguments
+// as rustc does and builds the variant.
+func RegisterVariant(typ, variant string, fieldTypes ...string) {
+	variants[typ+"::"+variant] = fieldTypes
 }

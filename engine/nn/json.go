@@ -97,11 +97,12 @@ func writeArray(b *strings.Builder, vals []dispatch.Value, s Structs, level int)
 func writeJSON(b *strings.Builder, v dispatch.Value, s Structs, level int, _ string) bool {
 	switch x := dispatch.Deref(v).(type) {
 	case *Config:
-		vals := make([]dispatch.Value, len(x.Fields))
-		for i, f := range x.Fields {
+		order := x.Serialized()
+		vals := make([]dispatch.Value, len(order))
+		for i, f := range order {
 			vals[i] = x.Values[f]
 		}
-		return writeObject(b, x.Fields, vals, s, level)
+		return writeObject(b, order, vals, s, level)
 	case dispatch.Int:
 		b.WriteString(strconv.FormatInt(x.V, 10))
 	case dispatch.Float:
