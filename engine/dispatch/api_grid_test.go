@@ -60,3 +60,42 @@ func TestAffineGrid2d(t *testing.T) {
 		}
 	}
 }
+
+// meshgrid and meshgrid_stack (grid/meshgrid.rs:45-122) with each form of
+// their options, worked by hand.
+func TestMeshgrid(t *testing.T) {
+	fx := newOpFixture(t)
+	x := fx.ints("1", arr(i(1), i(2), i(3)))
+	y := fx.ints("1", arr(i(5), i(6)))
+	mesh := func(opts Value) []string {
+		out := mustCall(t, fx.w, Call{Path: []string{"burn_tensor", "grid", "meshgrid"}, Args: []Value{ref(arr(x, y)), opts}}).(*Array)
+		var got []string
+		for _, e := range out.Elems {
+			got = append(got, e.(*Tensor).values.Preview(32))
+		}
+		return got
+	}
+	defaults := mustCall(t, fx.w, Call{Path: []string{"GridOptions", "default"}})
+	dense := []string{"[[1, 1], [2, 2], [3, 3]]", "[[5, 6], [5, 6], [5, 6]]"}
+	for name, opts := range map[string]Value{
+		"GridOptions::default()": defaults,
+		"GridSparsity::Dense":    &Enum{Type: "GridSparsity", Variant: "Dense"},
+		"a struct literal":       gridOptions("Matrix", "Dense"),
+	} {
+		if got := mesh(opts); len(got) != 2 || got[0] != dense[0] || got[1] != dense[1] {
+			t.Errorf("meshgrid with %s = %v, want %v", name, got, dense)
+		}
+	}
+	if got := mesh(&Enum{Type: "GridSparsity", Variant: "Sparse"}); got[0] != "[[1], [2], [3]]" || got[1] != "[[5, 6]]" {
+		t.Errorf("sparse meshgrid = %v", got)
+	}
+	cart := mustCall(t, fx.w, Call{Path: []string{"GridOptions", "new"}, Args: []Value{
+		&Enum{Type: "GridIndexing", Variant: "Cartesian"}, &Enum{Type: "GridSparsity", Variant: "Dense"}}})
+	if got := mesh(cart); got[0] != "[[1, 2, 3], [1, 2, 3]]" || got[1] != "[[5, 5, 5], [6, 6, 6]]" {
+		t.Errorf("Cartesian meshgrid = %v", got)
+	}
+	st := mustCall(t, fx.w, Call{Path: []string{"grid", "meshgrid_stack"}, Args: []Value{ref(arr(x, y)), &Enum{Type: "IndexPos", Variant: "Last"}}}).(*Tensor)
+	if got := st.values.Preview(64); got != "[[[1, 5], [1, 6]], [[2, 5], [2, 6]], [[3, 5], [3, 6]]]" {
+		t.Errorf("meshgrid_stack(Last) = %s", got)
+	}
+}

@@ -194,10 +194,15 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 	case "linalg":
 		return w.linalgFunction(name, c)
 	case "grid":
-		if name == "affine_grid_2d" {
+		switch name {
+		case "affine_grid_2d":
 			return w.affineGrid2d(c)
+		case "meshgrid", "meshgrid_stack":
+			return w.meshgrid(name, c)
 		}
 		return nil, errUnsupported("burn::tensor::grid::" + name), nil
+	case "GridOptions":
+		return gridOptionsFunction(name, c)
 	case "loss":
 		if name == "cross_entropy_with_logits" {
 			return w.crossEntropyWithLogits(c)
