@@ -1,6 +1,9 @@
 package dispatch
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
@@ -15,7 +18,7 @@ const (
 
 // extraTensorFunctions are the associated functions handled here.
 var extraTensorFunctions = map[string]bool{"triu_mask": true, "tril_mask": true, "diag_mask": true,
-	"eye": true, "arange_step": true}
+	"eye": true, "arange_step": true, "cartesian_grid": true}
 
 func (w *World) extraTensorFunction(name string, tt tensorType, c Call) (Value, *UsageError, *Panic) {
 	a := argList{c: c}
@@ -26,6 +29,8 @@ func (w *World) extraTensorFunction(name string, tt tensorType, c Call) (Value, 
 		return w.eye(tt, a)
 	case "arange_step":
 		return w.arangeStep(tt, a)
+	case "cartesian_grid":
+		return w.cartesianGrid(tt, a)
 	}
 	return nil, errUnknownFunction(tensorStruct, name), nil
 }
@@ -183,4 +188,54 @@ func (w *World) arangeStep(tt tensorType, a argList) (Value, *UsageError, *Panic
 		return tensor.Arange(lo, hi, step, dt)
 	})
 	return out, nil, nil
+}
+
+// cartesianGrid is Tensor::<D, Int>::cartesian_grid::<S, D2>(shape, device)
+// (int.rs:95-100, cartesian_grid.rs:25-52): for each dim an arange of its
+// size reshaped onto that dim and repeated along every other, the D
+// grids stacked at dim D. D2 is D + 1; a program naming another D2 is not
+// modelled (Burn panics "D2 must equal D + 1 for Tensor::cartesian_grid").
+func (w *World) cartesianGrid(tt tensorType, a argList) (Value, *UsageError, *Panic) {
+	if ue := a.want(2); ue != nil {
+		return nil, ue, nil
+	}
+	dims, ue := shapeArg(a, 0)
+	if ue != nil {
+		return nil, ue, nil
+	}
+	rank := tt.rank
+	if rank <= 0 {
+		rank = len(dims)
+	}
+	if len(dims) != rank || rank == 0 {
+		return nil, errArgType(1, fmt.Sprintf("[usize; %d]", rank), a.c.Args[0]), nil
+	}
+	if g := lastGenerics(a.c); len(g) == 2 && strings.TrimSpace(g[1]) != fmt.Sprint(rank+1) {
+		return nil, errUnsupported("Tensor::cartesian_grid with D2 other than D + 1"), nil
+	}
+	ac := actComposer{w: w}
+	grids := &Array{Vec: true}
+	for d := range rank {
+		r, ue, p := w.arange(dims[d], a.c.Args[1])
+		if ue != nil || p != nil {
+			return nil, ue, p
+		}
+		shape := make([]int64, rank)
+		for k := range shape {
+			shape[k] = 1
+		}
+		shape[d] = dims[d]
+		g := ac.method(r, "reshape", usizeDims(shape))
+		for k, size := range dims {
+			if k != d {
+				g = ac.method(g, "repeat_dim", Int{V: int64(k), Suffix: "usize"}, Int{V: size, Suffix: "usize"})
+			}
+		}
+		grids.Elems = append(grids.Elems, g)
+	}
+	if ac.ue != nil || ac.p != nil {
+		return nil, ac.ue, ac.p
+	}
+	return w.tensorFunction("stack", Call{Path: []string{"Tensor", "stack"}, Generics: [][]string{{fmt.Sprint(rank + 1), "Int"}, nil},
+		Args: []Value{grids, Int{V: int64(rank), Suffix: "usize"}}})
 }

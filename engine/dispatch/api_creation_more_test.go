@@ -74,4 +74,25 @@ func TestCreationCompositions(t *testing.T) {
 	}
 }
 
+// cartesian_grid (cartesian_grid.rs:25-52): the index of every element of
+// the shape, along a last dim of size D.
+func TestCartesianGrid(t *testing.T) {
+	fx := newOpFixture(t)
+	out := mustCall(t, fx.w, fnG("Tensor::cartesian_grid", []string{"2", "Int"}, dims(2, 3), ref(fx.d))).(*Tensor)
+	if got := out.values.Preview(64); got != "[[[0, 0], [0, 1], [0, 2]], [[1, 0], [1, 1], [1, 2]]]" {
+		t.Errorf("cartesian_grid([2, 3]) = %s", got)
+	}
+	if !sameShape(out.shape, []int64{2, 3, 2}) || out.kind != KindInt {
+		t.Errorf("cartesian_grid([2, 3]) is %s %v", out.kind, out.shape)
+	}
+	g := mustCall(t, fx.w, fnG("Tensor::cartesian_grid", []string{"3", "Int"}, dims(2, 1, 3), ref(fx.d))).(*Tensor)
+	for k := range 6 {
+		// Element (a, 0, c) holds [a, 0, c].
+		a, c := int64(k/3), int64(k%3)
+		if g.values.Data.Int(3*k) != a || g.values.Data.Int(3*k+1) != 0 || g.values.Data.Int(3*k+2) != c {
+			t.Fatalf("cartesian_grid([2, 1, 3]) = %s", g.values.Preview(64))
+		}
+	}
+}
+
 func irange(lo, hi int64) *Range { return &Range{Lo: &lo, Hi: &hi} }
