@@ -315,8 +315,9 @@ func TensorUnsqueezeDims(shape []int64, rank2 int, axes []int64) *Failure {
 	next, old := 0, 0
 	for i := 0; i < rank2; i++ {
 		if next == len(indices) {
+			// `new_dims[i..].copy_from_slice(&old_dims[old..])` (base.rs:1018).
 			if source, destination := len(shape)-old, rank2-i; source != destination {
-				return copyFromSliceFailure(source, destination, at(apiBase, 1019))
+				return copyFromSliceFailure(source, destination, at(apiBase, 1018))
 			}
 			copy(newDims[i:], shape[old:])
 			break

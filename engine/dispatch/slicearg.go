@@ -59,7 +59,7 @@ func sliceFunction(name string, c Call) (Value, *UsageError, *Panic) {
 	return &SteppedSlice{Of: a.get(0), Step: step}, nil, nil
 }
 
-// sliceNew is Slice::new(start, end, step) (slice.rs:394-397): the same
+// sliceNew is Slice::new(start, end, step) (slice.rs:395-398): the same
 // assert of a non-zero step.
 func sliceNew(a argList) (Value, *UsageError, *Panic) {
 	if ue := a.want(3); ue != nil {
@@ -87,7 +87,7 @@ func sliceNew(a argList) (Value, *UsageError, *Panic) {
 		return nil, errArgType(3, "isize", a.c.Args[2]), nil
 	}
 	if step == 0 {
-		return nil, nil, newPanic(burncheck.IDSliceStepZero, "crates/burn-std/src/tensor/slice.rs:395", "Step cannot be zero").on(3)
+		return nil, nil, newPanic(burncheck.IDSliceStepZero, "crates/burn-std/src/tensor/slice.rs:396", "Step cannot be zero").on(3)
 	}
 	if step == 1 {
 		return r, nil, nil
