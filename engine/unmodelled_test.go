@@ -281,3 +281,31 @@ func TestShouldPanicOverUnmodelled(t *testing.T) {
 		t.Errorf("want one playground-unmodelled warning and an incomplete Result:\n%s", Summary(res))
 	}
 }
+
+// TestPanicsInAGuessedBranch: a branch whose condition depends on a value
+// the engine does not know may never run in Burn, so a panic inside it is
+// a warning of the run, not the check's error nor the run's panic.
+func TestPanicsInAGuessedBranch(t *testing.T) {
+	m := unmodelledMethod(t)
+	for name, branch := range map[string]string{
+		"user panic": "panic!(\"boom\")",
+		"Burn panic": "let _ = t.clone().matmul(Tensor::<2>::ones([5, 5], &device))",
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := snippet(fmt.Sprintf("    let u = t.clone().%s();\n    if u.dims()[0] > 100 {\n        %s;\n    }\n    println!(\"after\");\n", m, branch))
+			res := run(t, engine.Request{Snippet: src})
+			if res.Status != "ok" || res.Complete || !strings.Contains(res.Output, "after") {
+				t.Fatalf("status %s complete %v output %q:\n%s", res.Status, res.Complete, res.Output, Summary(res))
+			}
+			found := false
+			for _, d := range diagsOf(res, "playground-unchecked") {
+				if strings.HasPrefix(d.Message, "this panic was not checked") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no warning for the panic in the branch:\n%s", Summary(res))
+			}
+		})
+	}
+}

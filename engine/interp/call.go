@@ -100,6 +100,9 @@ func (in *interp) callerLocation(r source.Range) string {
 // raise handles a Burn or user panic: a check records it and goes on with
 // an unknown value; a run records it and stops.
 func (in *interp) raise(p *dispatch.Panic, r source.Range, labels []diag.Label, code string, user bool) (value, *signal) {
+	if in.guessing > 0 {
+		return in.guessedPanic(p, r)
+	}
 	in.report(diag.Diagnostic{Code: code, Severity: diag.Error, Message: p.Message, File: diag.MainRS,
 		Range: r, Labels: labels, Fixes: in.fixes(p.Fixes, r, nil), PanicID: p.ID})
 	if in.opts.Mode == Check {
@@ -793,6 +796,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 			located.Location = in.callerLocation(nameRange)
 			p = &located
 		}
+		if in.guessing > 0 {
+			return in.guessedPanic(p, r)
+		}
 		labels := in.labels(call, inputs)
 		d := diag.Diagnostic{Severity: diag.Error, Message: p.Message, File: diag.MainRS, Range: r,
 			Labels: labels, Fixes: in.fixes(p.Fixes, site, inputs), PanicID: p.ID}
@@ -901,3 +907,12 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 type burnFn struct{ path []string }
 
 func (f *burnFn) TypeName() string { return "fn " + strings.Join(f.path, "::") }
+
+// guessedPanic is a panic inside a branch whose condition the engine does
+// not know (guessedIf): Burn raises it only if the program takes that
+// branch, so it is neither a check's error nor the run's panic but a
+// warning of the run, and the branch goes on with an unknown value.
+func (in *interp) guessedPanic(p *dispatch.Panic, r source.Range) (value, *signal) {
+	in.unchecked(r, "this panic", "whether the branch it is in runs", "if it does, the program panics here: "+p.Message)
+	return unknown, nil
+}

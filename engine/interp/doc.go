@@ -40,6 +40,13 @@
 // function nobody calls, and none of those is something the program did.
 // Once a run has reported an error of its own, it warns no more.
 //
+// A branch whose condition the engine does not know is run as the warning
+// says (both arms of an if, the first arm of a match), but Burn may never
+// take it: a panic raised inside it (guessedIf, guessedPanic) is neither
+// the check's error nor the run's panic. It is a playground-unchecked
+// warning of the run that quotes the panic, and the branch goes on with an
+// unknown value. Both modes agree, so the promises hold.
+//
 // With that exception the promises read: for a complete Result both hold
 // as above; for an incomplete one, (1) reads "no panic the engine can
 // see": where it did not know the values, Burn may still panic or an

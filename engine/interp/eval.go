@@ -960,7 +960,7 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 		in.push()
 		matched := in.matchPattern(e.Let, v, true)
 		if matched {
-			res, sig := in.block(e.Then)
+			res, sig := in.guessedIf(isUnknown(v), func() (value, *signal) { return in.block(e.Then) })
 			in.pop()
 			if sig != nil || !isUnknown(v) || in.opts.Mode == Run {
 				return res, sig
@@ -969,7 +969,7 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 			in.pop()
 		}
 		if e.Else != nil && (!matched || isUnknown(v)) {
-			return in.expr(e.Else)
+			return in.guessedIf(isUnknown(v), func() (value, *signal) { return in.expr(e.Else) })
 		}
 		return dispatch.Unit{}, nil
 	}
@@ -990,15 +990,27 @@ func (in *interp) ifExpr(e *syntax.IfExpr) (value, *signal) {
 	// only on a value the engine does not know (see unchecked): it says
 	// so, and visits both arms as the check does.
 	in.unchecked(e.Cond.Span(), "this `if`", in.valueOf(e.Cond.Span()), "both of its branches were run")
-	if _, sig := in.block(e.Then); sig != nil && sig.kind == sigStop {
+	if _, sig := in.guessedIf(true, func() (value, *signal) { return in.block(e.Then) }); sig != nil && sig.kind == sigStop {
 		return nil, sig
 	}
 	if e.Else != nil {
-		if _, sig := in.expr(e.Else); sig != nil && sig.kind == sigStop {
+		if _, sig := in.guessedIf(true, func() (value, *signal) { return in.expr(e.Else) }); sig != nil && sig.kind == sigStop {
 			return nil, sig
 		}
 	}
 	return unknown, nil
+}
+
+// guessedIf runs a branch the program may not take (when guess is set):
+// one whose condition the engine does not know. A panic inside it is not
+// the run's, since Burn may never get there; see guessedPanic.
+func (in *interp) guessedIf(guess bool, branch func() (value, *signal)) (value, *signal) {
+	if !guess {
+		return branch()
+	}
+	in.guessing++
+	defer func() { in.guessing-- }()
+	return branch()
 }
 
 // loopControl reads what ended one iteration of the loop labelled label
@@ -1121,7 +1133,7 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 				in.pop()
 				return dispatch.Unit{}, nil
 			}
-			_, sig = in.block(e.Body)
+			_, sig = in.guessedIf(isUnknown(v), func() (value, *signal) { return in.block(e.Body) })
 			in.pop()
 			if end, pass := loopControl(sig, e.Label); end || isUnknown(v) {
 				return dispatch.Unit{}, pass
@@ -1138,7 +1150,7 @@ func (in *interp) whileExpr(e *syntax.WhileExpr) (value, *signal) {
 		if known && !b {
 			return dispatch.Unit{}, nil
 		}
-		_, sig = in.block(e.Body)
+		_, sig = in.guessedIf(!known, func() (value, *signal) { return in.block(e.Body) })
 		if end, pass := loopControl(sig, e.Label); end || !known {
 			return dispatch.Unit{}, pass
 		}
@@ -1185,7 +1197,7 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 			continue
 		}
 		in.push()
-		matched := false
+		matched, guessedArm := false, false
 		for _, p := range arm.Pats {
 			if in.matchPattern(p, v, true) {
 				matched = true
@@ -1200,11 +1212,12 @@ func (in *interp) matchExpr(e *syntax.MatchExpr) (value, *signal) {
 			}
 			if !known {
 				in.unchecked(arm.Guard.Span(), "this match guard", in.valueOf(arm.Guard.Span()), "its arm was run as if it held")
+				guessedArm = true
 			}
 			matched = b || !known
 		}
 		if matched {
-			res, sig := in.expr(arm.Body)
+			res, sig := in.guessedIf(guessedArm || isUnknown(v) && len(e.Arms) > 1, func() (value, *signal) { return in.expr(arm.Body) })
 			in.pop()
 			if sig != nil || !isUnknown(v) || in.opts.Mode == Run {
 				return res, sig

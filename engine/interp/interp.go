@@ -186,6 +186,9 @@ type interp struct {
 	unmodelledItem string
 	// blockMods are the anonymous modules of blocks that declare items.
 	blockMods map[*syntax.BlockExpr]*module
+	// guessing counts the branches being run whose condition the engine
+	// does not know (guessedIf).
+	guessing int
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
