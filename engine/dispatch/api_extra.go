@@ -10,7 +10,8 @@ import "math"
 var extraTensorMethods = map[string]bool{"deg2rad": true, "rad2deg": true,
 	"sum_dims": true, "mean_dims": true, "prod_dims": true, "max_dims": true, "min_dims": true, "max_abs_dims": true,
 	"sum_dims_squeeze": true, "argwhere": true, "nonzero": true,
-	"contains_nan": true, "is_finite": true, "is_close": true, "all_close": true, "select_dim": true, "random_like": true}
+	"contains_nan": true, "is_finite": true, "is_close": true, "all_close": true, "select_dim": true, "random_like": true,
+	"grid_sample_2d": true}
 
 // foldDims are the *_dims methods, each a fold of its _dim method over
 // the dims (numeric.rs:373-536, orderable.rs:769-772, 877-879, 1148-1150).
@@ -50,6 +51,8 @@ func (w *World) extraTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic
 	switch c.Method {
 	case "argwhere", "nonzero":
 		return w.argwhere(t, c.Method, a)
+	case "grid_sample_2d":
+		return w.gridSample2d(t, a)
 	case "deg2rad", "rad2deg":
 		// float.rs:78-90: self.mul_scalar(f32::consts::PI / 180.0) and
 		// self.mul_scalar(180.0 / f32::consts::PI), the factor an f32.

@@ -70,6 +70,8 @@ func (w *World) call(c Call) (Value, error) {
 		v, ue, p = w.transactionMethod(r, c)
 	case *InterpolateOptions:
 		v, ue, p = w.interpolateOptionsMethod(r, c)
+	case *GridSampleOptions:
+		v, ue, p = gridSampleOptionsMethod(r, c)
 	case *ShapeValue:
 		v, ue, p = w.shapeMethod(r, c)
 	case *QuantScheme:
@@ -203,6 +205,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return nil, errUnsupported("burn::tensor::grid::" + name), nil
 	case "GridOptions":
 		return gridOptionsFunction(name, c)
+	case "GridSampleOptions":
+		return gridSampleOptionsFunction(name, c)
 	case "loss":
 		if name == "cross_entropy_with_logits" {
 			return w.crossEntropyWithLogits(c)
