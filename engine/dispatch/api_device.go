@@ -225,7 +225,8 @@ func (w *World) deviceMethod(d *Device, c Call) (Value, *UsageError, *Panic) {
 		return nil, errGatedMethod(deviceStruct, c.Method, f), nil
 	}
 	switch c.Method {
-	case "clone", "to_owned":
+	case "clone", "to_owned", "into":
+		// `device.into()` of an `impl Into<Device>` argument: the device.
 		if ue := a.want(0); ue != nil {
 			return nil, ue, nil
 		}

@@ -224,3 +224,14 @@ func TestDeclaredEmptyVecOfTensors(t *testing.T) {
 		}
 	}
 }
+
+// TestImplIntoDevice: an `impl Into<Device>` argument's `into()` is the
+// device.
+func TestImplIntoDevice(t *testing.T) {
+	runOK(t, `use burn::tensor::{Device, Tensor};
+fn infer(device: impl Into<Device>) -> usize {
+    let device = device.into();
+    Tensor::<1>::ones([3], &device).dims()[0]
+}
+fn main() { println!("{}", infer(Device::default())); }`, "3\n")
+}
