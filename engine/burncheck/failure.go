@@ -125,6 +125,12 @@ func rustPanic(id, message, location string) *Failure {
 	return &Failure{ID: id, IDs: []string{id}, Message: message, Location: location}
 }
 
+// indexOutOfBounds is Rust's bounds check at location. Indexing an array,
+// a slice, a Vec or a Shape reports the line of the indexing expression:
+// core::ops::Index::index and IndexMut::index_mut are #[track_caller] in
+// the trait, which every impl inherits (Shape's in cubecl-zspace, which
+// forwards to smallvec's, which forwards to the slice's), so the location
+// is the first caller outside that chain, Burn's line.
 func indexOutOfBounds(length, index int, location string) *Failure {
 	return rustPanic(IDIndexOutOfBounds,
 		"index out of bounds: the len is "+strconv.Itoa(length)+" but the index is "+strconv.Itoa(index), location)

@@ -46,11 +46,12 @@ func Reshape(shape, args []int64) ([]int64, *Failure) {
 			dims = append(dims, s)
 		case s == 0:
 			if i >= len(shape) {
-				// Shape::reshape indexes the source dims without a check. Rust
-				// reports this inside the smallvec crate, whose path depends
-				// on the build, so no location is given.
-				return nil, rustPanic(IDIndexOutOfBounds,
-					"index out of bounds: the len is "+itoa(len(shape))+" but the index is "+itoa(i), "")
+				// Shape::reshape indexes the source dims without a check,
+				// `self.dims[idx]` (cubecl-zspace shape.rs:420). The index
+				// chain inherits core::ops::Index's #[track_caller] down to
+				// that line, which is not in a #[track_caller] fn, so Rust
+				// reports it there, as it reports the division at 463.
+				return nil, indexOutOfBounds(len(shape), i, at(shapeFile, 420))
 			}
 			newSize *= shape[i]
 			dims = append(dims, shape[i])

@@ -327,9 +327,11 @@ func TensorUnsqueezeDims(shape []int64, rank2 int, axes []int64) *Failure {
 			continue
 		}
 		if old >= len(shape) {
-			// Shape's Index forwards to smallvec, where Rust reports the panic.
-			return rustPanic(IDIndexOutOfBounds,
-				"index out of bounds: the len is "+itoa(len(shape))+" but the index is "+itoa(old), "")
+			// `old_dims[old_dims_curr_idx]` (base.rs:1025) indexes a Shape:
+			// core::ops::Index::index is #[track_caller] in the trait, so
+			// Shape's and smallvec's impls inherit it and Rust reports
+			// Burn's line.
+			return indexOutOfBounds(len(shape), old, at(apiBase, 1025))
 		}
 		newDims[i] = shape[old]
 		old++
