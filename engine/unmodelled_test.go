@@ -75,6 +75,7 @@ var unmodelledFunctions = []string{
 	"loss::cross_entropy_with_logits(t.clone(), t.clone())",
 	"signal::irfft(t.clone(), t.clone(), 1, None)",
 	"grid::affine_grid_2d(t.clone().reshape([1, 2, 2]), [1, 1, 2, 2])",
+	"signal::cfft(t.clone(), t.clone(), 1, None)",
 }
 
 func TestUnmodelledBurnItems(t *testing.T) {

@@ -216,6 +216,9 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		if name == "rfft" {
 			return w.rfft(c)
 		}
+		if name == "irfft" {
+			return w.irfft(c)
+		}
 		if signalWindows[name] {
 			return w.signalWindow(name, c)
 		}
