@@ -310,3 +310,25 @@ func TestPanicsInAGuessedBranch(t *testing.T) {
 		})
 	}
 }
+
+// TestOtherCrates: a call into a crate the package depends on and the
+// engine does not model is a boundary; one into a crate it does not depend
+// on is rustc's E0433.
+func TestOtherCrates(t *testing.T) {
+	config := "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nburn = \"0.22\"\nrand = \"0.9\"\nserde-json = \"1\"\n"
+	res := run(t, engine.Request{Config: config, Snippet: "use rand::Rng;\nfn main() {\n    let mut rng = rand::rng();\n    let x: f32 = rng.random();\n    let s = serde_json::to_string(&x);\n    println!(\"{}\", x);\n}\n"})
+	if res.Status != "ok" || res.Complete {
+		t.Fatalf("status %s complete %v:\n%s", res.Status, res.Complete, Summary(res))
+	}
+	var crates []string
+	for _, d := range diagsOf(res, "playground-unmodelled") {
+		crates = append(crates, d.Message)
+	}
+	if len(crates) != 2 || !strings.Contains(crates[0], "the crate `rand`") || !strings.Contains(crates[1], "the crate `serde_json`") {
+		t.Errorf("boundary warnings %q", crates)
+	}
+	res = run(t, engine.Request{Config: config, Snippet: "fn main() {\n    let r = csv::ReaderBuilder::new();\n}\n"})
+	if res.Status != "rejected" || len(res.Diagnostics) == 0 || res.Diagnostics[0].Message != "failed to resolve: use of unresolved module or unlinked crate `csv`" {
+		t.Errorf("status %s:\n%s", res.Status, Summary(res))
+	}
+}

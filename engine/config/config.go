@@ -1,6 +1,9 @@
 package config
 
 import (
+	"sort"
+	"strings"
+
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -203,6 +206,7 @@ func build(p *parser, implicit bool) *Config {
 	}
 	c.Dispatch.Features = r.features()
 	c.Package = p.readPackage(r)
+	c.Package.Crates = crateNames(deps)
 
 	c.BurnDeclared = declared
 	c.DefaultFeatures = c.Dispatch.Features["burn/default"]
@@ -287,4 +291,23 @@ func (p *parser) noBurnWarning() diag.Diagnostic {
 		fix = &diag.Fix{Title: "Add `burn = \"0.22\"` to [dependencies]", Edits: []diag.Edit{edit}}
 	}
 	return warnNoBurn(span, fix)
+}
+
+// crateNames are the names Rust code reaches the dependencies by: the key
+// a dependency is declared under, `-` read as `_`.
+func crateNames(deps []*dependency) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, d := range deps {
+		if d.synthetic {
+			continue
+		}
+		name := strings.ReplaceAll(d.name, "-", "_")
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

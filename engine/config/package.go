@@ -20,6 +20,10 @@ type Package struct {
 	Description, Homepage, Repository, License, LicenseFile, RustVersion, Readme string
 	// Features lists the package's own enabled features, sorted.
 	Features []string
+	// Crates are the crates the package depends on (every dependency
+	// table), by the name its Rust code uses (`serde-json` is
+	// `serde_json`), sorted.
+	Crates []string
 }
 
 // Default package identity, as the playground's crate would have it.

@@ -321,12 +321,18 @@ func (w *World) channelArg(a argList, i int) (string, *UsageError) {
 			return "", ue
 		}
 		port, ok := Deref(e.Named["port"]).(Int)
+		if _, unknown := Deref(e.Named["port"]).(Unknown); unknown {
+			return "WebSocket on a port the playground does not know", nil
+		}
 		if !ok {
 			return "", errArgType(i+1, "u16", e.Named["port"])
 		}
 		return fmt.Sprintf("WebSocket 0.0.0.0:%d (all interfaces, no authentication)", port.V), nil
 	case "Iroh":
 		secret, ok := Deref(e.Named["secret"]).(*RemoteSecret)
+		if _, unknown := Deref(e.Named["secret"]).(Unknown); unknown {
+			return "Iroh endpoint of a secret the playground does not know", nil
+		}
 		if !ok {
 			return "", errArgType(i+1, "Box<RemoteSecret>", e.Named["secret"])
 		}

@@ -3,11 +3,13 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -166,6 +168,14 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	}
 	if v, handled, sig := in.stdFunction(r.external, args, e); handled {
 		return v, sig
+	}
+	if crate := r.external[0]; in.otherCrate(crate) {
+		return in.otherCrateCall(crate, r.external, e.Range), nil
+	} else if in.unlinkedCrate(crate, len(r.external)) {
+		in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error, File: diag.MainRS, Range: path.Range,
+			Message: fmt.Sprintf("failed to resolve: use of unresolved module or unlinked crate `%s`", crate),
+			Help:    []string{fmt.Sprintf("if you wanted to use a crate named `%s`, use `cargo add %s` to add it to your `Cargo.toml`", crate, crate)}})
+		return unknown, nil
 	}
 	joined := strings.Join(names, "::")
 	switch joined {
@@ -915,4 +925,49 @@ func (f *burnFn) TypeName() string { return "fn " + strings.Join(f.path, "::") }
 func (in *interp) guessedPanic(p *dispatch.Panic, r source.Range) (value, *signal) {
 	in.unchecked(r, "this panic", "whether the branch it is in runs", "if it does, the program panics here: "+p.Message)
 	return unknown, nil
+}
+
+// otherCrate reports whether name is a crate the package depends on that
+// the engine does not model: not Burn's, not Rust's own.
+func (in *interp) otherCrate(name string) bool {
+	if strings.HasPrefix(name, "burn") || modelledCrates[name] {
+		return false
+	}
+	return slices.Contains(in.opts.Crates, name)
+}
+
+// modelledCrates are the crates besides Burn's whose items the engine
+// models, as far as Burn programs use them.
+var modelledCrates = map[string]bool{"std": true, "core": true, "alloc": true, "num_traits": true, "half": true, "iroh": true}
+
+// unlinkedCrate reports whether name, the first segment of a path of n
+// segments that no item or import of the program declares, reads as a
+// crate the package does not depend on (rustc's E0433): a lowercase name
+// that is not Rust's, Burn's or one of the crates the engine models.
+func (in *interp) unlinkedCrate(name string, n int) bool {
+	if n < 2 || name == "" || name[0] < 'a' || name[0] > 'z' || len(in.opts.Crates) == 0 && in.opts.Crates == nil {
+		return false
+	}
+	switch name {
+	case "crate", "self", "super",
+		// Burn's modules, as a `use burn::nn;` leaves them to paths.
+		"nn", "tensor", "module", "optim", "train", "data", "record", "backend", "config", "prelude", "lr_scheduler",
+		"grad_clipping", "store", "collective", "server", "ops", "activation", "linalg", "signal", "grid", "loss",
+		"stats", "quantization", "distributed", "remote", "metric", "dataset", "transform", "vision", "nlp":
+		return false
+	}
+	return !strings.HasPrefix(name, "burn") && !modelledCrates[name] && !slices.Contains(in.opts.Crates, name) && !rstd.IsIntType(name) &&
+		name != "f32" && name != "f64" && name != "str" && name != "char" && name != "bool"
+}
+
+// otherCrateCall is a call into a crate of the package's dependencies the
+// engine does not model (rand, csv, serde_json ...): a boundary, whose
+// value is unknown.
+func (in *interp) otherCrateCall(crate string, path []string, r source.Range) value {
+	if in.opts.Mode == Check && !in.uncalled {
+		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
+			Message: fmt.Sprintf("`%s` is from the crate `%s`, which the playground does not model: its result is unknown, and what is computed from it is not checked",
+				strings.Join(path, "::"), crate)})
+	}
+	return unknown
 }

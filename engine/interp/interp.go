@@ -52,6 +52,9 @@ type Options struct {
 	// Features are the package's own enabled features, which
 	// `#[cfg(feature = "..")]` tests.
 	Features []string
+	// Crates are the crates the package depends on, by their Rust names:
+	// a call into one the engine does not model is a boundary.
+	Crates []string
 }
 
 // TraceEvent is a dispatched operation with the span of the call that
