@@ -139,6 +139,8 @@ func Function(c Caller, path []string, args []Value) (Value, bool, error) {
 		return threadFunction(c, name, args)
 	case "iter":
 		return iterFunction(c, name, args)
+	case "Path", "PathBuf":
+		return pathFunction(typ, name, args)
 	case "Vec", "VecDeque":
 		switch name {
 		case "new", "with_capacity":
@@ -297,7 +299,7 @@ func HasFunctions(path []string) bool {
 	name := path[len(path)-1]
 	switch typ := path[len(path)-2]; typ {
 	case "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "String", "Box", "Rc", "Arc", "RefCell", "Cell",
-		"Mutex", "RwLock", "char", "f32", "f64", "str", "cmp", "mem", "Duration", "thread", "iter":
+		"Mutex", "RwLock", "char", "f32", "f64", "str", "cmp", "mem", "Duration", "thread", "iter", "Path", "PathBuf":
 		return true
 	case "Option", "Result", "Iterator", "Ord", "PartialOrd", "Clone", "ToString":
 		// Option::unwrap and Result::ok are functions; Option::Some is

@@ -563,6 +563,8 @@ func (w *debugWriter) value(v Value) {
 		}
 	case Duration:
 		w.b.WriteString(durationDebug(x))
+	case PathBuf:
+		w.b.WriteString(dispatch.Debug(dispatch.Str(x.S)))
 	case CharRange:
 		w.b.WriteString(charDebug(rune(*x.R.Lo)) + "..")
 		if x.R.Inclusive {

@@ -140,7 +140,7 @@ func Owns(v Value) bool { return isStdValue(dispatch.Deref(v)) }
 func isStdValue(v Value) bool {
 	switch v.(type) {
 	case dispatch.Int, *Big, dispatch.Float, dispatch.Bool, Char, dispatch.Str, *dispatch.Array, dispatch.Tuple, dispatch.Unit,
-		*dispatch.Range, *dispatch.FloatRange, CharRange, *Iter, *Map, *Set, *Entry, *Cell, Duration, *JoinHandle, *dispatch.Enum:
+		*dispatch.Range, *dispatch.FloatRange, CharRange, *Iter, *Map, *Set, *Entry, *Cell, Duration, *JoinHandle, PathBuf, *dispatch.Enum:
 		return true
 	}
 	return false
@@ -220,6 +220,8 @@ func typeMethod(c Caller, call Call) (v Value, handled bool, err error) {
 		return durationMethod(x, call)
 	case *JoinHandle:
 		return joinHandleMethod(x, call)
+	case PathBuf:
+		return pathMethod(x, call)
 	case *dispatch.Enum:
 		return optionResultMethod(c, x, call)
 	case dispatch.Tuple, dispatch.Unit:
