@@ -2,7 +2,9 @@ package interp
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/dispatch-playground/playground/engine/burnapi"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -176,7 +178,45 @@ func (in *interp) declareUse(m *module, d *syntax.UseDecl) {
 		if name != "_" {
 			put(&m.uses, name, segs)
 		}
+		in.checkBurnImport(segs, leaf)
 	}
+}
+
+// checkBurnImport reports rustc's E0432 for a `use` of a burn-tensor path
+// that Burn does not export, as burnapi's table of its re-exports tells
+// (`use burn::tensor::PadMode`: PadMode is burn::tensor::ops::PadMode), with
+// rustc's suggestion of the paths that do export the name.
+func (in *interp) checkBurnImport(segs []string, leaf syntax.UseLeaf) {
+	switch segs[0] {
+	case "burn", "burn_tensor", "burn_core":
+	default:
+		return
+	}
+	if in.crates[segs[0]] != nil || in.mod != nil && in.mod.mods[segs[0]] != nil {
+		return // the program's own module of that name
+	}
+	instead, ok := burnapi.Default().Unexported(segs)
+	if !ok {
+		return
+	}
+	d := diag.Diagnostic{Code: "unresolved-import", Severity: diag.Error, Phase: diag.Check, File: diag.MainRS, Range: leaf.Range,
+		Message: fmt.Sprintf("unresolved import `%s`", strings.Join(segs, "::"))}
+	switch len(instead) {
+	case 0:
+	case 1:
+		d.Help = []string{fmt.Sprintf("consider importing this %s instead: `%s`", instead[0].KindWord(), instead[0].Path)}
+	default:
+		d.Help = []string{"consider importing one of these items instead:"}
+		for _, i := range instead {
+			d.Help = append(d.Help, "`"+i.Path+"`")
+		}
+	}
+	for _, i := range instead {
+		if in.src.Slice(leaf.Range) == leaf.Path { // not a leaf of a `{..}` tree
+			d.Fixes = append(d.Fixes, diag.Fix{Title: "Import `" + i.Path + "`", Edits: []diag.Edit{{File: diag.MainRS, Range: leaf.Range, NewText: i.Path}}})
+		}
+	}
+	in.report(d)
 }
 
 // lookupKey names one lookup, for the cache of lookups and the guard
