@@ -10,7 +10,9 @@ import (
 // empty-input assert is Flex's alone.
 func TestInterpolateBackendPanics(t *testing.T) {
 	w := world(t, "flex", "ndarray", "tch", "cuda")
-	opts := func(mode string) Value { return mustCall(t, w, fn("InterpolateOptions::new", enum("InterpolateMode", mode))) }
+	opts := func(mode string) Value {
+		return mustCall(t, w, fn("InterpolateOptions::new", enum("InterpolateMode", mode)))
+	}
 	for _, c := range []struct {
 		device, mode string
 		empty        bool
