@@ -48,20 +48,25 @@ func (w *World) statsMethod(t *Tensor, method string, a argList) (Value, *UsageE
 	di := Int{V: int64(dim)}
 	switch method {
 	case "median", "median_with_indices":
-		if size == 0 {
-			return nil, nil, usizeUnderflow(ifElse(method == "median", 47, 65))
-		}
+		// The sort runs before `(total_elem_numbers - 1) / 2` (stats/mod.rs:
+		// 38 then 47, 56 then 65), so an empty dim panics after it.
 		at := Int{V: (size - 1) / 2}
 		if method == "median" {
 			sorted, ue, p := w.step(t, "sort", di)
 			if ue != nil || p != nil {
 				return nil, ue, p
 			}
+			if size == 0 {
+				return nil, nil, usizeUnderflow(47)
+			}
 			return w.tensorMethod(sorted, Call{Recv: sorted, Method: "narrow", Args: []Value{di, at, Int{V: 1}}})
 		}
 		v, ue, p := w.tensorMethod(t, Call{Recv: t, Method: "sort_with_indices", Args: []Value{di}})
 		if ue != nil || p != nil {
 			return nil, ue, p
+		}
+		if size == 0 {
+			return nil, nil, usizeUnderflow(65)
 		}
 		pair := v.(Tuple)
 		values, ue, p := w.step(pair[0].(*Tensor), "narrow", di, at, Int{V: 1})
@@ -100,18 +105,21 @@ func (w *World) statsMethod(t *Tensor, method string, a argList) (Value, *UsageE
 		}
 		return w.tensorMethod(prod, Call{Recv: prod, Method: "div_scalar", Args: []Value{Float{V: float64(float32(size)) - float64(float32(correction))}}})
 	}
-	// var and friends: mean_dim, then sub, square, sum_dim, div_scalar(n).
+	// var and friends: mean_dim (stats/mod.rs:4, 14; float.rs:169, 179),
+	// then var_with_mean's `shape[dim] - 1` (stats/mod.rs:9: an empty dim
+	// panics after the mean), then sub, square, sum_dim, div_scalar(n)
+	// (stats/mod.rs:33).
 	bias := method == "var_bias" || method == "var_mean_bias"
+	mean, ue, p := w.step(t, "mean_dim", di)
+	if ue != nil || p != nil {
+		return nil, ue, p
+	}
 	n := size
 	if !bias {
 		if size == 0 {
 			return nil, nil, usizeUnderflow(9)
 		}
 		n = size - 1
-	}
-	mean, ue, p := w.step(t, "mean_dim", di)
-	if ue != nil || p != nil {
-		return nil, ue, p
 	}
 	cur := t
 	for _, s := range [][]Value{{Str("sub"), mean}, {Str("square")}, {Str("sum_dim"), di}, {Str("div_scalar"), Float{V: float64(float32(n))}}} {
