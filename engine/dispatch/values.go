@@ -1,6 +1,10 @@
 package dispatch
 
-import "github.com/dispatch-playground/playground/engine/tensor"
+import (
+	"fmt"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
+)
 
 // ShapeValue is burn's Shape, as tensor.shape() returns it.
 type ShapeValue struct{ dims []int64 }
@@ -111,6 +115,14 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 			// TensorData::new::<E, _>(Vec<E>, shape) (burn-std
 			// data/tensor/base.rs:131): the turbofish types the values.
 			dtype = dt
+		}
+		if vec, isVec := a.get(0).(*Array); isVec {
+			// check_data_len (base.rs:183-190): the values fill the shape.
+			if n, ok := numElements(shape); ok && n != int64(len(vec.Elems)) {
+				return nil, nil, newPanic("std-data-len", "crates/burn-std/src/data/tensor/base.rs:188",
+					fmt.Sprintf("assertion `left == right` failed: Shape %s is invalid for input of size %d\n  left: %d\n right: %d",
+						shapeDebug(shape), len(vec.Elems), n, len(vec.Elems))).on(0)
+			}
 		}
 		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
 	case "quantized":
