@@ -42,14 +42,3 @@ func TestTransaction(t *testing.T) {
 		t.Errorf("an empty transaction reads %d data", len(got.Elems))
 	}
 }
-
-// TestTensorDataNewChecksItsLength: TensorData::new panics as
-// check_data_len does when the values do not fill the shape.
-func TestTensorDataNewChecksItsLength(t *testing.T) {
-	w := world(t)
-	p := mustPanic(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3)}, Vec: true}, arr(i(2), i(2))))
-	if want := "assertion `left == right` failed: Shape Shape { dims: [2, 2] } is invalid for input of size 3\n  left: 4\n right: 3"; p.Message != want || p.ID != "std-data-len" {
-		t.Errorf("panic %s %q", p.ID, p.Message)
-	}
-	mustCall(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3), f(4)}, Vec: true}, arr(i(2), i(2))))
-}

@@ -396,3 +396,14 @@ func TestLinearInitializer(t *testing.T) {
 		t.Errorf("a constant Param is made by %s", op)
 	}
 }
+
+// TestTensorDataNewChecksItsLength: TensorData::new panics as
+// check_data_len does when the values do not fill the shape.
+func TestTensorDataNewChecksItsLength(t *testing.T) {
+	w := world(t)
+	p := mustPanic(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3)}, Vec: true}, arr(i(2), i(2))))
+	if want := "assertion `left == right` failed: Shape Shape { dims: [2, 2] } is invalid for input of size 3\n  left: 4\n right: 3"; p.Message != want || p.ID != "std-data-len" {
+		t.Errorf("panic %s %q", p.ID, p.Message)
+	}
+	mustCall(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3), f(4)}, Vec: true}, arr(i(2), i(2))))
+}
