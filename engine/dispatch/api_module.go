@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
@@ -261,6 +262,31 @@ func (w *World) prelu(c Call) (Value, *UsageError, *Panic) {
 	if p := checkFailed(burncheck.ActivationPrelu(x.shape, alpha.shape)); p != nil {
 		return nil, nil, p
 	}
-	pl, p := w.routeBinaryFloat(x, alpha)
-	return w.finish("prelu", x, pl, p, KindFloat, x.shape, x.dtype)
+	// The weights are reshaped to broadcast over dim 1, or everywhere for
+	// one weight (activation/base.rs:154-165).
+	dims := make([]Value, x.Rank())
+	for i := range dims {
+		dims[i] = Int{V: 1}
+	}
+	if len(alpha.shape) == 1 && alpha.shape[0] != 1 && len(dims) > 1 {
+		dims[1] = Int{V: alpha.shape[0]}
+	}
+	weight := alpha
+	if x.Rank() > 0 {
+		v, err := w.Call(Call{Recv: alpha, Method: "reshape", Args: []Value{&Array{Elems: dims}}})
+		if err != nil {
+			var p *Panic
+			if errors.As(err, &p) {
+				return nil, nil, p
+			}
+			return nil, &UsageError{Code: "playground-internal-error", Arg: -1, Message: err.Error()}, nil
+		}
+		weight = v.(*Tensor)
+	}
+	pl, p := w.routeBinaryFloat(x, weight)
+	v, ue, p := w.finish("prelu", x, pl, p, KindFloat, x.shape, x.dtype)
+	if out, ok := v.(*Tensor); ok {
+		w.compute(out, []*Tensor{x, weight}, func() (*tensor.Tensor, error) { return tensor.Binary("prelu", x.values, weight.values) })
+	}
+	return v, ue, p
 }

@@ -407,3 +407,20 @@ func TestTensorDataNewChecksItsLength(t *testing.T) {
 	}
 	mustCall(t, w, fn("TensorData::new", &Array{Elems: []Value{f(1), f(2), f(3), f(4)}, Vec: true}, arr(i(2), i(2))))
 }
+
+// TestPreluValues: prelu reshapes its weights to broadcast over dim 1
+// (a reshape in the trace), then keeps x where x >= 0 and scales it by its
+// channel's weight elsewhere.
+func TestPreluValues(t *testing.T) {
+	w := world(t, "flex")
+	d := device(t, w, "flex")
+	x := mustCall(t, w, fnG("Tensor::from_data", []string{"2"}, arr(arr(f(-1), f(2)), arr(f(-4), f(-2))), ref(d))).(*Tensor)
+	alpha := mustCall(t, w, fnG("Tensor::from_data", []string{"1"}, arr(f(0.5), f(0.25)), ref(d))).(*Tensor)
+	out := mustCall(t, w, fn("burn::tensor::activation::prelu", x, alpha)).(*Tensor)
+	if got := out.values.Preview(8); got != "[[-0.5, 2.0], [-2.0, -0.5]]" {
+		t.Errorf("prelu values %s", got)
+	}
+	if got := lastOps(w, 2); got != "float_reshape prelu" {
+		t.Errorf("trace %q", got)
+	}
+}

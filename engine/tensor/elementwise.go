@@ -146,6 +146,24 @@ type binaryKernel struct {
 func one(float64, float64, float64) float64 { return 1 }
 
 var binaryKernels = map[string]binaryKernel{
+	// prelu(x, alpha): x where x >= 0, alpha·x elsewhere (Flex's prelu,
+	// burn-flex/src/ops/activation.rs:48-56).
+	"prelu": {float: func(x, a float64) float64 {
+		if x >= 0 {
+			return x
+		}
+		return a * x
+	}, da: func(x, a, _ float64) float64 {
+		if x >= 0 {
+			return 1
+		}
+		return a
+	}, db: func(x, _, _ float64) float64 {
+		if x >= 0 {
+			return 0
+		}
+		return x
+	}},
 	"add": {float: func(a, b float64) float64 { return a + b },
 		int: func(a, b int64) (int64, error) { return a + b, nil }, da: one, db: one},
 	"sub": {float: func(a, b float64) float64 { return a - b },
