@@ -2,6 +2,7 @@ package wasm_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,16 +34,26 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 	reqs := corpusPrograms(b, dir)
 	workers := wasmtest.NewIsolatedSandbox(b, wasmtest.Build(b), testLimits(), wasm.ProcessIsolation)
+	native := make([]string, len(reqs))
+	for i, req := range reqs {
+		native[i] = engine.Run(req).Status
+	}
 	for _, path := range []string{"engine", "process"} {
 		b.Run("path="+path, func(b *testing.B) {
 			var times []time.Duration
+			differ := 0
 			for b.Loop() {
-				for _, req := range reqs {
+				differ = 0
+				for i, req := range reqs {
 					start := time.Now()
 					if path == "engine" {
 						engine.Run(req)
-					} else if _, err := workers.RunJSON(context.Background(), req); err != nil {
+					} else if res, err := workers.RunJSON(context.Background(), req); err != nil {
 						b.Fatal(err)
+					} else if status := statusOf(res); status != native[i] {
+						// The sandbox's wall clock stopped a run the
+						// engine's budgets let finish.
+						differ++
 					}
 					times = append(times, time.Since(start))
 				}
@@ -51,8 +62,20 @@ func BenchmarkCorpus(b *testing.B) {
 			b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "ns-median/program")
 			b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "ns-p99/program")
 			b.ReportMetric(float64(len(reqs)), "programs")
+			if path == "process" {
+				b.ReportMetric(float64(differ), "status-differs")
+			}
 		})
 	}
+}
+
+// statusOf reads the status of a Result's JSON.
+func statusOf(result []byte) string {
+	var r struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(result, &r)
+	return r.Status
 }
 
 // corpusPrograms reads the folder's txtar programs in name order.
