@@ -8,19 +8,14 @@ import (
 	"testing"
 )
 
-// burnDir is the snapshot of tracel-ai/burn the table was made from:
-// $BURN_GIT_DIR, or the mirror's usual place.
-func burnDir() string {
-	if d := os.Getenv("BURN_GIT_DIR"); d != "" {
-		return d
-	}
-	return "/work/.mirror/tracel-ai+burn/repo"
-}
-
 // TestRegenerate checks the embedded table is what the tool makes from
-// Burn's source, when a snapshot is at hand.
+// Burn's source, when $BURN_GIT_DIR names a snapshot of tracel-ai/burn (a
+// git directory or a work tree).
 func TestRegenerate(t *testing.T) {
-	dir := burnDir()
+	dir := os.Getenv("BURN_GIT_DIR")
+	if dir == "" {
+		t.Skip("BURN_GIT_DIR names no snapshot of tracel-ai/burn: the embedded table is not compared")
+	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no snapshot of tracel-ai/burn at %s (set BURN_GIT_DIR): the embedded table is not compared", dir)
 	}
