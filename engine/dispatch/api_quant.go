@@ -645,10 +645,7 @@ func (w *World) tensorDataQuantized(c Call) (Value, *UsageError, *Panic) {
 	}
 	n, _ := numElements(shape)
 	if n != int64(len(values)) {
-		// check_data_len (base.rs:185-192).
-		return nil, nil, newPanic("std-data-len", "crates/burn-std/src/data/tensor/base.rs:188",
-			fmt.Sprintf("assertion `left == right` failed: Shape %s is invalid for input of size %d\n  left: %d\n right: %d",
-				shapeDebug(shape), len(values), n, len(values))).on(1)
+		return nil, nil, dataLenPanic(shape, n, len(values)).on(1)
 	}
 	q, err := tensor.NewQuantizedData(values, intDims(shape), s, scales, global)
 	if err != nil {

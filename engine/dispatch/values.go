@@ -119,9 +119,7 @@ func (w *World) tensorDataFunction(name string, c Call) (Value, *UsageError, *Pa
 		if vec, isVec := a.get(0).(*Array); isVec {
 			// check_data_len (base.rs:183-190): the values fill the shape.
 			if n, ok := numElements(shape); ok && n != int64(len(vec.Elems)) {
-				return nil, nil, newPanic("std-data-len", "crates/burn-std/src/data/tensor/base.rs:188",
-					fmt.Sprintf("assertion `left == right` failed: Shape %s is invalid for input of size %d\n  left: %d\n right: %d",
-						shapeDebug(shape), len(vec.Elems), n, len(vec.Elems))).on(0)
+				return nil, nil, dataLenPanic(shape, n, len(vec.Elems)).on(0)
 			}
 		}
 		return &TensorData{shape: shape, dtype: dtype, values: literalData(a.get(0), shape, dtype)}, nil, nil
@@ -257,4 +255,12 @@ func (w *World) tensorDataMethod(d *TensorData, c Call) (Value, *UsageError, *Pa
 		return Int{V: n, Suffix: "usize"}, nil, nil
 	}
 	return nil, errUnknownMethod("struct `TensorData`", c.Method), nil
+}
+
+// dataLenPanic is TensorData's check_data_len failing (burn-std
+// data/tensor/base.rs:183-190): n elements in shape, got values given.
+func dataLenPanic(shape []int64, n int64, got int) *Panic {
+	return newPanic("std-data-len", "crates/burn-std/src/data/tensor/base.rs:188",
+		fmt.Sprintf("assertion `left == right` failed: Shape %s is invalid for input of size %d\n  left: %d\n right: %d",
+			shapeDebug(shape), got, n, got))
 }
