@@ -964,10 +964,6 @@ func (in *interp) unlinkedCrate(name string, n int) bool {
 // engine does not model (rand, csv, serde_json ...): a boundary, whose
 // value is unknown.
 func (in *interp) otherCrateCall(crate string, path []string, r source.Range) value {
-	if in.opts.Mode == Check && !in.uncalled {
-		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("`%s` is from the crate `%s`, which the playground does not model: its result is unknown, and what is computed from it is not checked",
-				strings.Join(path, "::"), crate)})
-	}
+	in.boundary(CodeUnmodelled, r, fmt.Sprintf("`%s` is from the crate `%s`, which the playground does not model", strings.Join(path, "::"), crate))
 	return unknown
 }

@@ -40,11 +40,7 @@ func isOptionType(t *syntax.Type) bool {
 // unmodelledItemAt is a Burn item the engine reaches but does not model
 // (an optimizer's init): playground-unmodelled, and an unknown value.
 func (in *interp) unmodelledItemAt(item, why string, r source.Range) value {
-	if in.opts.Mode == Check && !in.uncalled {
-		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", item),
-			Help:    []string{why}})
-	}
+	in.boundary(CodeUnmodelled, r, fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet", item), why)
 	if in.unmodelledItem == "" {
 		in.unmodelledItem = item
 	}
@@ -211,11 +207,7 @@ func (in *interp) configFile(typ, method string, args []value, r source.Range) (
 // playground-unmodelled warning that says what is outside, and an unknown
 // value.
 func (in *interp) fileBoundary(item, what, site string, r source.Range) (value, *signal) {
-	if in.opts.Mode == Check && !in.uncalled {
-		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("`%s` %s, which the playground does not have: its result is unknown, and what is computed from it is not checked", item, what),
-			Help:    []string{"Burn defines it at " + site}})
-	}
+	in.boundary(CodeUnmodelled, r, fmt.Sprintf("`%s` %s, which the playground does not have", item, what), "Burn defines it at "+site)
 	if in.unmodelledItem == "" {
 		in.unmodelledItem = item
 	}

@@ -124,10 +124,7 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		if full == prefix || strings.HasPrefix(full, prefix+"::") {
 			// A boundary, not an error of the program: what it returns is
 			// unknown, and what is computed from it is not checked.
-			if in.opts.Mode == Check && !in.uncalled {
-				in.report(diag.Diagnostic{Code: CodeOutsideWorld, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: e.Range,
-					Message: fmt.Sprintf("`%s` needs %s, which a program run by the playground does not have: its result is unknown, and what is computed from it is not checked", full, what)})
-			}
+			in.boundary(CodeOutsideWorld, e.Range, fmt.Sprintf("`%s` needs %s, which a program run by the playground does not have", full, what))
 			return unknown, true, nil
 		}
 	}

@@ -154,15 +154,19 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 		}
 		return unknown, nil, true
 	}
-	if in.unmodelledItem == "" {
-		in.unmodelledItem = displayName(call, it)
+	return in.unmodelledItemAt(displayName(call, it), fmt.Sprintf("Burn defines it at %s", it.Source), r), nil, true
+}
+
+// boundary is the warning of a call whose result the engine does not know
+// (what says why: a Burn item it does not model, the outside world, a
+// crate it does not model), given once, by the check of what the entry
+// reaches.
+func (in *interp) boundary(code string, r source.Range, what string, help ...string) {
+	if in.opts.Mode != Check || in.uncalled {
+		return
 	}
-	if in.opts.Mode == Check && !in.uncalled {
-		in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
-			Message: fmt.Sprintf("`%s` is Burn's, but the playground does not model it yet: its result is unknown, and what is computed from it is not checked", displayName(call, it)),
-			Help:    []string{fmt.Sprintf("Burn defines it at %s", it.Source)}})
-	}
-	return unknown, nil, true
+	in.report(diag.Diagnostic{Code: code, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
+		Message: what + ": its result is unknown, and what is computed from it is not checked", Help: help})
 }
 
 // displayName is the item as the warning names it: a module function by
