@@ -142,12 +142,8 @@ func (in *interp) stdArity(want, got int, e *syntax.CallExpr) value {
 // is f32's when `type FloatElem = f32;`). A TypeId compares equal to
 // another of the same type only.
 func (in *interp) typeIdentity(full string, e *syntax.CallExpr) value {
-	p, ok := e.Fun.(*syntax.PathExpr)
-	if !ok || len(p.Segments) == 0 || len(e.Args) != 0 {
-		return unknown
-	}
-	generics := in.genericTexts(p.Segments[len(p.Segments)-1].Generics)
-	if len(generics) != 1 {
+	generics := in.callTurbofish(e)
+	if len(generics) != 1 || len(e.Args) != 0 {
 		return unknown
 	}
 	t := strings.ReplaceAll(generics[0], " ", "")
@@ -164,6 +160,16 @@ func (in *interp) typeIdentity(full string, e *syntax.CallExpr) value {
 	return &dispatch.Enum{Type: "TypeId", Variant: "TypeId", Named: map[string]value{"t": dispatch.Str(t)}}
 }
 
+// callTurbofish is the type arguments of a path call's last segment
+// (`cast::<f64, i32>(x)`), nil without any.
+func (in *interp) callTurbofish(e *syntax.CallExpr) []string {
+	p, ok := e.Fun.(*syntax.PathExpr)
+	if !ok || len(p.Segments) == 0 {
+		return nil
+	}
+	return in.genericTexts(p.Segments[len(p.Segments)-1].Generics)
+}
+
 // numCast is num_traits' `cast::<T, U>(n)`: Some(n as U) when U holds
 // it, None otherwise. Without a turbofish, U is what the context makes of
 // the number: it comes back unsuffixed, for the declared type to type.
@@ -173,10 +179,8 @@ func (in *interp) numCast(args []value, e *syntax.CallExpr) value {
 	}
 	v := dispatch.Deref(args[0])
 	target := ""
-	if p, ok := e.Fun.(*syntax.PathExpr); ok && len(p.Segments) > 0 {
-		if g := in.genericTexts(p.Segments[len(p.Segments)-1].Generics); len(g) == 2 {
-			target = strings.TrimSpace(g[1])
-		}
+	if g := in.callTurbofish(e); len(g) == 2 {
+		target = strings.TrimSpace(g[1])
 	}
 	some := func(x value) value { return &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []value{x}} }
 	if target == "" {
