@@ -152,8 +152,11 @@ func (in *interp) typeIdentity(full string, e *syntax.CallExpr) value {
 		t = strings.TrimPrefix(t, prefix)
 	}
 	if full == "std::any::type_name" {
-		if t == "f16" || t == "bf16" {
-			return dispatch.Str("half::binary16::" + t)
+		switch t {
+		case "f16":
+			return dispatch.Str("half::binary16::f16")
+		case "bf16":
+			return dispatch.Str("half::bfloat::bf16")
 		}
 		return dispatch.Str(t)
 	}
