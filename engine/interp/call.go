@@ -773,6 +773,12 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		}
 		return v, nil
 	}
+	var se *sigError
+	if errors.As(err, &se) {
+		// The program's own code, called back by Burn's, panicked or
+		// ran out of budget: its signal goes on.
+		return nil, se.sig
+	}
 	var ue *dispatch.UsageError
 	if errors.As(err, &ue) {
 		r := nameRange

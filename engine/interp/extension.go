@@ -705,7 +705,11 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 	if v, handled, err := in.world.ExtensionAPI(call); handled {
 		return v, err
 	}
-	if v, handled, err := nn.Call(in.world, call, hostOf{in}); handled {
+	for _, model := range crateModels {
+		v, handled, err := model(in.world, call, hostOf{in})
+		if !handled {
+			continue
+		}
 		if u, ok := err.(*nn.Unmodelled); ok && len(in.sites) > 0 {
 			// A Burn item past what the engine models: the boundary.
 			return in.unmodelledItemAt(u.Item, u.Why, in.sites[len(in.sites)-1]), nil
@@ -713,6 +717,13 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 		return v, err
 	}
 	return in.world.Call(call)
+}
+
+// crateModels answer the calls into Burn's crates past burn-tensor, one
+// package each (the counterpart of one crate, its doc.go says which), in
+// this order; engine/dispatch answers the rest.
+var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
+	nn.Call,
 }
 
 // tensorOf is the tensor a value holds, a dispatch or bridge tensor included.

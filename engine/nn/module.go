@@ -119,9 +119,10 @@ func (m *Module) param(name string) *Param {
 
 // Host is what the module walk needs of the interpreter: the fields of
 // the program's own types that derive Module, and how it prints a value
-// with Debug.
+// with Debug; and the program as Burn's code calls it back.
 type Host interface {
 	Structs
+	Program
 	// ModuleFields are the fields of a value of the program's types that
 	// derives Module, in declaration order, and its constants (fields
 	// marked #[module(skip)] or of a primitive type), which the walk
@@ -130,6 +131,20 @@ type Host interface {
 	ModuleFields(en *dispatch.Enum) (fields []string, skip map[string]bool, ok bool)
 	// Debug is `{:?}` of v.
 	Debug(v dispatch.Value) string
+}
+
+// Program is the program as Burn's code calls it back: a loader its
+// Batcher, a learner its TrainStep. An error of these methods is the
+// program's panic or the evaluator's stop: return it unchanged.
+type Program interface {
+	// CallMethod calls recv.name(args) as the program would write it: the
+	// program's own method when recv is a value of its types (ok false
+	// when it has none), Burn's otherwise.
+	CallMethod(recv dispatch.Value, name string, args []dispatch.Value) (v dispatch.Value, ok bool, err error)
+	// Call calls a closure or function value the program gave Burn.
+	Call(fn dispatch.Value, args []dispatch.Value) (dispatch.Value, error)
+	// Step charges one step of the budget.
+	Step() error
 }
 
 // IsModule reports whether v is a module for the derive's walk.

@@ -1,0 +1,69 @@
+package interp
+
+import (
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/source"
+)
+
+// The program as Burn's crates call it back. burn-dataset's loader calls
+// the program's Batcher, burn-train's learner its TrainStep and
+// InferenceStep, a Dataset's iterator its get: the models of those crates
+// (engine/nn and beside it) call through hostOf, at the site of the Burn
+// call that is running, and a panic or a limit inside the program's code
+// comes back to them as an error they return unchanged, which burnAt
+// turns back into the evaluator's signal.
+
+// site is the range of the Burn call that is running, where a callback
+// into the program is charged and reported.
+func (h hostOf) site() source.Range {
+	if n := len(h.in.sites); n > 0 {
+		return h.in.sites[n-1]
+	}
+	return source.Range{}
+}
+
+// CallMethod calls recv.name(args) as the program would write it: the
+// program's own method (an inherent one, a trait impl's or a trait's
+// default) when recv is a value of its types, otherwise Burn's method of
+// that name. ok is false when recv is the program's and it has no such
+// method.
+func (h hostOf) CallMethod(recv dispatch.Value, name string, args []dispatch.Value) (v dispatch.Value, ok bool, err error) {
+	r := h.site()
+	if isUnknown(recv) {
+		return unknown, true, nil
+	}
+	if en, isUser := dispatch.Deref(recv).(*dispatch.Enum); isUser && h.in.structs[en.Type] != nil {
+		fn := h.in.assocFn(en.Type, name)
+		if fn == nil {
+			return nil, false, nil
+		}
+		v, sig := h.in.callUserSelf(fn, recv, args, r)
+		if sig != nil {
+			return nil, true, &sigError{sig}
+		}
+		return v, true, nil
+	}
+	v, sig := h.in.burn(dispatch.Call{Recv: recv, Method: name, Args: args}, r, nil)
+	if sig != nil {
+		return nil, true, &sigError{sig}
+	}
+	return v, true, nil
+}
+
+// Call calls a closure or function value the program gave Burn.
+func (h hostOf) Call(fn dispatch.Value, args []dispatch.Value) (dispatch.Value, error) {
+	v, sig := h.in.callBack(fn, args, h.site())
+	if sig != nil {
+		return nil, &sigError{sig}
+	}
+	return v, nil
+}
+
+// Step charges one step of the budget, as a loop of Burn's over the
+// program's data does for every element it pulls.
+func (h hostOf) Step() error {
+	if sig := h.in.step(h.site()); sig != nil {
+		return &sigError{sig}
+	}
+	return nil
+}
