@@ -273,6 +273,9 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 		if v, sig, ok := in.configAssoc(it.typ, r.rest[0], args, e.Range); ok {
 			return v, sig
 		}
+		if v, sig, ok := in.deriveNewAssoc(it.typ, r.rest[0], args, e.Range); ok {
+			return v, sig
+		}
 		if r.rest[0] == "default" && it.typ != nil && len(args) == 0 {
 			if v, ok, sig := in.userDefault(it.typ, e.Range, 0); ok {
 				return v, sig

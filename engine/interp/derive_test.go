@@ -108,6 +108,17 @@ use std::ops::Add;
 impl Add for V { type Output = V; fn add(self, o: V) -> V { V { x: self.x + o.x } } }
 impl PartialEq for V { fn eq(&self, o: &V) -> bool { self.x % 10 == o.x % 10 } }
 fn main() { println!("{:?} {} {}", V { x: 1 } + V { x: 2 }, V { x: 1 } == V { x: 11 }, V { x: 1 } != V { x: 11 }); }`, "V { x: 3 } true false\n"},
+		{"derive-new's constructors", `
+use derive_new::new;
+use std::marker::PhantomData;
+#[derive(new, Debug)] struct B { seq: usize, name: String, #[new(default)] count: u32, #[new(value = "2.5")] scale: f64, _p: PhantomData<u8> }
+#[derive(new, Debug)] struct Pair(i32, i32);
+#[derive(new, Debug)] enum Shape { Square(u32), HTTPPoint { x: i32, y: i32 } }
+fn main() {
+    let b = B::new(3, "x".to_string());
+    println!("{} {} {} {}", b.seq, b.name, b.count, b.scale);
+    println!("{:?} {:?} {:?}", Pair::new(1, 2), Shape::new_square(4), Shape::new_http_point(1, 2));
+}`, "3 x 0 2.5\nPair(1, 2) Square(4) HTTPPoint { x: 1, y: 2 }\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runOK(t, c.src, c.want) })
@@ -127,6 +138,7 @@ func TestStructErrors(t *testing.T) {
 		{"no method (E0599)", "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; s.x(); }", "unknown-method", "no method named `x` found for struct `S` in the current scope"},
 		{"no method on an enum", "enum E { A }\nfn main() { E::A.go(); }", "unknown-method", "no method named `go` found for enum `E` in the current scope"},
 		{"no Debug (E0277)", "#[derive(Clone)] struct S { x: i32 }\nfn main() { let s = S { x: 1 }; println!(\"{:?}\", s); }", "type-mismatch", "`S` doesn't implement `Debug`"},
+		{"derive-new's constructor takes the fields without a default", "#[derive(new)] struct S { a: i32, #[new(default)] b: i32 }\nfn main() { let s = S::new(1, 2); }", "wrong-arguments", "this function takes 1 argument but 2 arguments were supplied"},
 		{"no Debug inside a Vec", "struct S;\nfn main() { println!(\"{:?}\", vec![Some(S)]); }", "type-mismatch", "`S` doesn't implement `Debug`"},
 	}
 	for _, c := range cases {
