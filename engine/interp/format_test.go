@@ -68,3 +68,14 @@ func TestFormatArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatArgsMacro is format_args!: printed, and written by write_fmt.
+func TestFormatArgsMacro(t *testing.T) {
+	runOK(t, `
+use std::fmt;
+struct P(i32);
+impl fmt::Display for P {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_fmt(format_args!("P={}", self.0)) }
+}
+fn main() { println!("{} {}", P(3), format_args!("{}-{:?}", 1, "x")); }`, "P=3 1-\"x\"\n")
+}

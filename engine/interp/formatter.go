@@ -44,7 +44,8 @@ func (in *interp) formatterMethod(e *syntax.MethodCallExpr, f *formatter, args [
 		return string(s), ok
 	}
 	switch e.Name {
-	case "write_str", "pad":
+	case "write_str", "pad", "write_fmt":
+		// write_fmt's fmt::Arguments is format_args!'s text.
 		if s, ok := str(0); ok {
 			return fmtOk, true, in.writeInto(f, s, e)
 		}

@@ -238,7 +238,15 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 		return in.matchesMacro(e)
 	case "write", "writeln":
 		return in.writeMacro(e)
-	case "println", "print", "eprintln", "eprint", "format":
+	case "println", "print", "eprintln", "eprint", "format", "format_args":
+		// format_args!'s fmt::Arguments is held as the text it formats
+		// to, which is all a program can do with it (print it, or hand
+		// it to write_fmt).
+		if e.Name == "format_args" {
+			fa := *e
+			fa.Name = "format"
+			e = &fa
+		}
 		s, ok, missing, sig := in.formatOrMissing(e, e.Args)
 		if sig != nil {
 			return nil, sig
