@@ -72,6 +72,14 @@ func TestUncheckedWarnings(t *testing.T) {
 			},
 		},
 		{
+			name: "a loop over values from outside runs once, and a panic in it is a guess",
+			body: "for entry in std::fs::read_dir(\".\").unwrap() {\n    let a = Tensor::<2>::ones([2, 3], &device);\n    let _c = a.clone().matmul(a);\n}\n",
+			want: []uncheckedAt{
+				{"std::fs::read_dir(\".\").unwrap()", "this `for` loop was not checked: the playground does not know the value of `std::fs::read_dir(\".\").unwrap()`"},
+				{"a.clone().matmul(a)", "this panic was not checked"},
+			},
+		},
+		{
 			name: "one warning for an assertion in a loop",
 			body: big + "let s: f32 = big.sum().into_scalar();\nfor _ in 0..3 {\n    assert_eq!(s, 1.0);\n}\n",
 			want: []uncheckedAt{{"assert_eq!(s, 1.0)", "the value of `s`"}},

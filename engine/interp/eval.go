@@ -1054,12 +1054,6 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 			it = rstd.IterMut(&stdCaller{in: in, r: e.Iter.Span()}, arr)
 		}
 	}
-	if r, ok := it.(*dispatch.Ref); ok && r.Mut {
-		if arr, ok := dispatch.Deref(r.V).(*dispatch.Array); ok {
-			// `for x in &mut v`: each element a slot written back.
-			it = rstd.IterMut(&stdCaller{in: in, r: e.Iter.Span()}, arr)
-		}
-	}
 	switch x := dispatch.Deref(it).(type) {
 	case *dispatch.Range:
 		if x.Lo == nil {
@@ -1088,7 +1082,14 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		}
 		return dispatch.Unit{}, nil
 	case dispatch.Unknown:
-		_, pass := iter(unknown)
+		// A loop over values the engine does not know runs once, with an
+		// unknown element, as a check visits both arms of an if: Burn
+		// may run it any number of times, so a panic inside is a guess.
+		in.unchecked(e.Iter.Span(), "this `for` loop", in.valueOf(e.Iter.Span()), "its body was run once, with an unknown element")
+		_, pass := in.guessedIf(true, func() (value, *signal) {
+			_, pass := iter(unknown)
+			return nil, pass
+		})
 		return dispatch.Unit{}, pass
 	}
 	if en, ok := dispatch.Deref(it).(*dispatch.Enum); ok {
