@@ -30,6 +30,9 @@ func (t *Table) Unexported(path []string) (instead []Import, unexported bool) {
 		return nil, false
 	}
 	cut := strings.LastIndex(full, "::")
+	if cut < 0 {
+		return nil, false // the crate itself (`use burn::tensor;`)
+	}
 	owner, name := full[:cut], full[cut+2:]
 	rows := t.byOwner[owner]
 	if len(rows) == 0 || t.listed[owner] || t.isType(owner) {
