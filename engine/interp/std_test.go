@@ -152,3 +152,19 @@ fn main() {
 		t.Errorf("run printed %q, panic %+v", ran.Output, ran.Panic)
 	}
 }
+
+// TestExitEndsTheCheck: after a process::exit that surely runs nothing
+// runs, so what follows raises no panic in the check either; what follows
+// is still compiled.
+func TestExitEndsTheCheck(t *testing.T) {
+	src := `fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        eprintln!("usage");
+        std::process::exit(1);
+    }
+    println!("{}", args[2]);
+}`
+	runOK(t, src, "usage\n")
+	reports(t, "fn main() {\n    std::process::exit(0);\n    no_such_fn();\n}", "unknown-function", "cannot find function `no_such_fn` in this scope")
+}
