@@ -8,6 +8,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
+	"github.com/dispatch-playground/playground/engine/optim"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -723,6 +724,7 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 // package each (the counterpart of one crate, its doc.go says which), in
 // this order; engine/dispatch answers the rest.
 var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
+	optim.Call,
 	nn.Call,
 }
 

@@ -5,11 +5,6 @@ import (
 	"github.com/dispatch-playground/playground/engine/nn"
 )
 
-func unmodelled(name string) func(*dispatch.World, *nn.Config, *dispatch.Device) (dispatch.Value, error) {
-	return func(*dispatch.World, *nn.Config, *dispatch.Device) (dispatch.Value, error) {
-		return nil, &nn.Unmodelled{Item: name + "::init", Why: "burn-optim's optimizers are not modelled yet"}
-	}
-}
 
 func init() {
 	wd := nn.FieldSpec{Name: "weight_decay", Type: "Option<WeightDecayConfig>"}
@@ -21,7 +16,7 @@ func init() {
 		{Name: "epsilon", Type: "f32", Default: nn.F32(1e-5)},
 		{Name: "amsgrad", Type: "bool", Default: nn.Boolean(false)},
 		wd, clip,
-	}, false, unmodelled("AdamConfig"))
+	}, false, initOptimizer)
 	// adamw.rs
 	nn.RegisterConfig("AdamWConfig", []nn.FieldSpec{
 		{Name: "beta_1", Type: "f32", Default: nn.F32(0.9)},
@@ -31,11 +26,11 @@ func init() {
 		{Name: "cautious_weight_decay", Type: "bool", Default: nn.Boolean(false)},
 		{Name: "amsgrad", Type: "bool", Default: nn.Boolean(false)},
 		clip,
-	}, false, unmodelled("AdamWConfig"))
+	}, false, initOptimizer)
 	// sgd.rs
 	nn.RegisterConfig("SgdConfig", []nn.FieldSpec{
 		wd, {Name: "momentum", Type: "Option<MomentumConfig>"}, {Name: "gradient_clipping", Type: "Option<GradientClippingConfig>"},
-	}, false, unmodelled("SgdConfig"))
+	}, false, initOptimizer)
 	// decay.rs, momentum.rs
 	nn.RegisterConfig("WeightDecayConfig", []nn.FieldSpec{{Name: "penalty", Type: "f32"}}, false, nil)
 	nn.RegisterConfig("MomentumConfig", []nn.FieldSpec{
@@ -54,8 +49,96 @@ func init() {
 		{Name: "centered", Type: "bool", Default: nn.Boolean(false)},
 		{Name: "weight_decay", Type: "Option<WeightDecayConfig>"},
 		{Name: "grad_clipping", Type: "Option<GradientClippingConfig>"},
-	}, false, unmodelled("RmsPropConfig"))
+	}, false, initOptimizer)
 	// grad_clipping/base.rs: GradientClippingConfig::Value(f32), Norm(f32).
 	nn.RegisterVariant("GradientClippingConfig", "Value", "f32")
 	nn.RegisterVariant("GradientClippingConfig", "Norm", "f32")
+}
+
+func float32Field(c *nn.Config, name string) float32 {
+	if f, ok := dispatch.Deref(c.Values[name]).(dispatch.Float); ok {
+		return float32(f.V)
+	}
+	return 0
+}
+
+func float64Field(c *nn.Config, name string) float64 {
+	if f, ok := dispatch.Deref(c.Values[name]).(dispatch.Float); ok {
+		return f.V
+	}
+	return 0
+}
+
+func boolField(c *nn.Config, name string) bool {
+	b, _ := dispatch.Deref(c.Values[name]).(dispatch.Bool)
+	return bool(b)
+}
+
+// someField is the value of an Option field when it is Some.
+func someField(c *nn.Config, name string) dispatch.Value {
+	if en, ok := dispatch.Deref(c.Values[name]).(*dispatch.Enum); ok && en.Type == "Option" && en.Variant == "Some" && len(en.Fields) == 1 {
+		return dispatch.Deref(en.Fields[0])
+	}
+	return nil
+}
+
+// decayOf is `self.weight_decay.as_ref().map(WeightDecay::new)`.
+func decayOf(c *nn.Config) *weightDecay {
+	if wd, ok := someField(c, "weight_decay").(*nn.Config); ok {
+		return &weightDecay{penalty: float32Field(wd, "penalty")}
+	}
+	return nil
+}
+
+// clippingOf is GradientClippingConfig::init (grad_clipping/base.rs:21-26).
+func clippingOf(c *nn.Config, field string) *clipping {
+	en, ok := someField(c, field).(*dispatch.Enum)
+	if !ok || len(en.Fields) != 1 {
+		return nil
+	}
+	f, _ := dispatch.Deref(en.Fields[0]).(dispatch.Float)
+	return &clipping{byNorm: en.Variant == "Norm", threshold: float32(f.V)}
+}
+
+// initOptimizer is the `init` of an optimizer config: `build()` wrapped in
+// a ModuleOptimizer, with the config's gradient clipping
+// (adam.rs:100-123, adamw.rs:122-146, sgd.rs:48-62, rmsprop.rs:43-68,
+// adagrad.rs:82-103).
+func initOptimizer(_ *dispatch.World, c *nn.Config, _ *dispatch.Device) (dispatch.Value, error) {
+	o := &ModuleOptimizer{states: map[any]*paramContext{}}
+	momentumOf := func() adaptiveMomentum {
+		return adaptiveMomentum{beta1: float32Field(c, "beta_1"), beta2: float32Field(c, "beta_2"),
+			epsilon: float32Field(c, "epsilon"), amsgrad: boolField(c, "amsgrad")}
+	}
+	switch c.Type {
+	case "AdamConfig":
+		o.name, o.rule, o.clip = "Adam", &adam{momentum: momentumOf(), decay: decayOf(c)}, clippingOf(c, "grad_clipping")
+	case "AdamWConfig":
+		o.name, o.rule, o.clip = "AdamW", &adamW{momentum: momentumOf(), weightDecay: float32Field(c, "weight_decay"),
+			cautious: boolField(c, "cautious_weight_decay")}, clippingOf(c, "grad_clipping")
+	case "SgdConfig":
+		r := &sgd{decay: decayOf(c)}
+		if m, ok := someField(c, "momentum").(*nn.Config); ok {
+			r.momentum = &momentum{momentum: float32(float64Field(m, "momentum")), dampening: float64Field(m, "dampening"), nesterov: boolField(m, "nesterov")}
+		}
+		o.name, o.rule, o.clip = "Sgd", r, clippingOf(c, "gradient_clipping")
+	case "RmsPropConfig":
+		o.name, o.rule, o.clip = "RmsProp", &rmsProp{alpha: float32Field(c, "alpha"), momentum: float32Field(c, "momentum"),
+			epsilon: float32Field(c, "epsilon"), centered: boolField(c, "centered"), decay: decayOf(c)}, clippingOf(c, "grad_clipping")
+	case "AdaGradConfig":
+		o.name, o.rule, o.clip = "AdaGrad", &adaGrad{lrDecay: float64Field(c, "lr_decay"), epsilon: float32Field(c, "epsilon"), decay: decayOf(c)}, clippingOf(c, "grad_clipping")
+	default:
+		return nil, &nn.Unmodelled{Item: c.Type + "::init", Why: "the engine does not model this optimizer"}
+	}
+	return o, nil
+}
+
+func init() {
+	// adagrad.rs:17-27.
+	nn.RegisterConfig("AdaGradConfig", []nn.FieldSpec{
+		{Name: "lr_decay", Type: "f64", Default: nn.F64(0)},
+		{Name: "epsilon", Type: "f32", Default: nn.F32(1e-5)},
+		{Name: "weight_decay", Type: "Option<WeightDecayConfig>"},
+		{Name: "grad_clipping", Type: "Option<GradientClippingConfig>"},
+	}, false, initOptimizer)
 }

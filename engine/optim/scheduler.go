@@ -1,0 +1,165 @@
+package optim
+
+import (
+	"math"
+
+	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
+)
+
+// Scheduler is a learning-rate scheduler of burn-optim
+// (crates/burn-optim/src/lr_scheduler): a ModuleLrScheduler over one
+// scheduler of every parameter (module_lr_scheduler.rs:78-128), or, as
+// `lr` of a composed one, one of its schedulers. step is
+// LrScheduler::step as each scheduler computes it, in f64.
+type Scheduler struct {
+	typ  string
+	kind schedKind
+	// the scheduler's fields, as Burn names them.
+	initLr, finalLr, minLr, maxLr, gamma, factor float64
+	stepSize                                     float64
+	numIters, remaining, current                 uint64
+	iterIdx                                      int32
+	warmup, embedding, noamStep                  float64
+	previous                                     float64
+	stepLen                                      uint64
+	parts                                        []*Scheduler
+	reduction                                    string
+	// module is whether step gives a ModuleLearningRate (a
+	// ModuleLrScheduler) rather than an f64 (a bare LrScheduler).
+	module bool
+}
+
+type schedKind int
+
+const (
+	schedConstant schedKind = iota
+	schedLinear
+	schedCosine
+	schedExponential
+	schedStep
+	schedNoam
+	schedComposed
+)
+
+func (s *Scheduler) TypeName() string { return s.typ }
+
+func (s *Scheduler) clone() *Scheduler {
+	out := *s
+	out.parts = make([]*Scheduler, len(s.parts))
+	for i, p := range s.parts {
+		out.parts[i] = p.clone()
+	}
+	return &out
+}
+
+// next is LrScheduler::step of each scheduler.
+func (s *Scheduler) next() (float64, error) {
+	switch s.kind {
+	case schedConstant:
+		// constant.rs:20-23.
+		return s.initLr, nil
+	case schedLinear:
+		// linear.rs:72-76.
+		if s.remaining != 0 {
+			s.remaining--
+		}
+		return s.finalLr - s.stepSize*float64(s.remaining), nil
+	case schedCosine:
+		// cosine.rs:87-99: current_iter starts at usize::MAX and wraps.
+		s.current++
+		return s.minLr + 0.5*(s.maxLr-s.minLr)*(1.0+math.Cos(float64(s.current)/float64(s.numIters)*math.Pi)), nil
+	case schedExponential:
+		// exponential.rs:64-68.
+		s.previous *= s.gamma
+		return s.previous, nil
+	case schedStep:
+		// step.rs:87-98.
+		if s.iterIdx == math.MaxInt32 {
+			return 0, burnPanic("optim-step-lr-overflow", "`.step()` should be called no more than `i32::MAX + 1` times", "crates/burn-optim/src/lr_scheduler/step.rs:92")
+		}
+		s.iterIdx++
+		return s.initLr * powi64(s.gamma, int32(uint64(s.iterIdx)/s.stepLen)), nil
+	case schedNoam:
+		// noam.rs:65-73.
+		s.noamStep += 1.0
+		arg1 := math.Pow(s.noamStep, -0.5)
+		arg2 := s.noamStep * math.Pow(s.warmup, -1.5)
+		return s.factor * math.Pow(s.embedding, -0.5) * math.Min(arg1, arg2), nil
+	case schedComposed:
+		// composed.rs:112-130.
+		step := 0.0
+		if s.reduction == "Prod" {
+			step = 1.0
+		}
+		n := float64(len(s.parts))
+		for _, p := range s.parts {
+			lr, err := p.next()
+			if err != nil {
+				return 0, err
+			}
+			switch s.reduction {
+			case "Avg":
+				step += lr / n
+			case "Sum":
+				step += lr
+			default:
+				step *= lr
+			}
+		}
+		return step, nil
+	}
+	return 0, nil
+}
+
+func schedulerMethod(s *Scheduler, c dispatch.Call) (dispatch.Value, error) {
+	switch c.Method {
+	case "clone":
+		return s.clone(), nil
+	case "step":
+		if len(c.Args) != 0 {
+			return nil, wrongArity(0, len(c.Args))
+		}
+		lr, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		if s.module {
+			// ModuleLrScheduler::step (module_lr_scheduler.rs:131-146).
+			return &ModuleLearningRate{lrs: []float64{lr}}, nil
+		}
+		return f64v(lr), nil
+	case "to_record", "load_record", "with_group":
+		return nil, &nn.Unmodelled{Item: s.typ + "::" + c.Method, Why: "the engine models a scheduler's learning rates, not its records or parameter groups"}
+	}
+	return nil, unknownMethod(s.typ, c.Method)
+}
+
+// schedulerFn is ConstantLr::new and ModuleLrScheduler::new.
+func schedulerFn(w *dispatch.World, typ, name string, args []dispatch.Value) (dispatch.Value, bool, error) {
+	switch {
+	case typ == "ConstantLr" && (name == "new" || name == "from"):
+		if len(args) != 1 {
+			return nil, true, wrongArity(1, len(args))
+		}
+		f, ok := dispatch.Deref(args[0]).(dispatch.Float)
+		if !ok {
+			return nil, true, mismatch(1, "f64", args[0])
+		}
+		return &Scheduler{typ: "ConstantLr", kind: schedConstant, initLr: f.V}, true, nil
+	case typ == "ModuleLrScheduler" && (name == "new" || name == "from"):
+		if len(args) != 1 {
+			return nil, true, wrongArity(1, len(args))
+		}
+		switch x := dispatch.Deref(args[0]).(type) {
+		case *Scheduler:
+			out := x.clone()
+			out.typ, out.module = "ModuleLrScheduler", true
+			return out, true, nil
+		case dispatch.Float:
+			return &Scheduler{typ: "ModuleLrScheduler", kind: schedConstant, initLr: x.V, module: true}, true, nil
+		}
+		return nil, true, mismatch(1, "LrScheduler", args[0])
+	}
+	return nil, false, nil
+}
