@@ -332,3 +332,29 @@ func TestOtherCrates(t *testing.T) {
 		t.Errorf("status %s:\n%s", res.Status, Summary(res))
 	}
 }
+
+// TestOtherCratesMacros: a macro of a crate the package depends on and the
+// engine does not model, by path, by a `use` of it or through the one
+// glob import of such a crate, is a boundary; one no crate can provide
+// stays rustc's error.
+func TestOtherCratesMacros(t *testing.T) {
+	config := "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nburn = \"0.22\"\npolars = \"0.46\"\n"
+	for _, src := range []string{
+		"use polars::prelude::*;\nfn main() {\n    let df = df![\"a\" => [1, 2]];\n    println!(\"{:?}\", df);\n}\n",
+		"use polars::df;\nfn main() {\n    let df = df![\"a\" => [1, 2]];\n    println!(\"{:?}\", df);\n}\n",
+		"fn main() {\n    let df = polars::df![\"a\" => [1, 2]];\n    println!(\"{:?}\", df);\n}\n",
+	} {
+		res := run(t, engine.Request{Config: config, Snippet: src})
+		ds := diagsOf(res, "playground-unmodelled")
+		if res.Status != "ok" || res.Complete || len(ds) != 1 || !strings.Contains(ds[0].Message, "`df!` is from the crate `polars`") {
+			t.Errorf("%s: status %s complete %v:\n%s", src, res.Status, res.Complete, Summary(res))
+		}
+		if len(diagsOf(res, "playground-unchecked")) != 1 {
+			t.Errorf("%s: the print of the unknown frame is not unchecked:\n%s", src, Summary(res))
+		}
+	}
+	res := run(t, engine.Request{Config: config, Snippet: "fn main() {\n    let x = nope![1];\n}\n"})
+	if ds := diagsOf(res, "unknown-macro"); res.Status != "rejected" || len(ds) != 1 || ds[0].Message != "cannot find macro `nope` in this scope" {
+		t.Errorf("a macro no crate provides: status %s:\n%s", res.Status, Summary(res))
+	}
+}

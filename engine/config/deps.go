@@ -12,6 +12,27 @@ import (
 // describe it.
 var burnCrates = map[string]bool{"burn": true, "burn-core": true, "burn-tensor": true, "burn-dispatch": true, "burn-nn": true}
 
+// ModelledCrates are the crates besides Burn's whose items the engine
+// models, as far as Burn programs use them (the log and tracing macros,
+// derive-new's derive, half's types, ...). A call into any other crate
+// the package depends on is a playground-unmodelled boundary.
+var ModelledCrates = map[string]bool{"std": true, "core": true, "alloc": true, "num_traits": true, "half": true, "iroh": true,
+	"log": true, "tracing": true, "derive_new": true}
+
+// Foreign reports whether the package depends on the crate name (as Rust
+// writes it: derive_new) and the engine does not model it.
+func (p Package) Foreign(name string) bool {
+	if strings.HasPrefix(name, "burn") || ModelledCrates[name] {
+		return false
+	}
+	for _, c := range p.Crates {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
 // dependencyKeys are the keys Cargo reads in a detailed dependency, but for
 // the deprecated default_features, which is never suggested.
 var dependencyKeys = []string{

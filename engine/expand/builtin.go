@@ -2,6 +2,7 @@ package expand
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,8 +70,55 @@ func (x *expander) builtin(m *syntax.MacroExpr) syntax.Expr {
 	if crate, name, ok := x.logCrate(m); ok {
 		return x.logMacro(m, crate, name)
 	}
+	if crate := x.foreignCrate(m); crate != "" {
+		// A macro of a crate the engine does not model (polars' df!): the
+		// evaluator makes it a boundary, with an unknown value.
+		out := *m
+		out.Path = append([]string{crate}, m.Name)
+		out.Foreign = true
+		return &out
+	}
 	x.unknownOrUnsupported(m)
 	return &syntax.BadExpr{Range: m.Range}
+}
+
+// foreignCrate is the crate a call of a macro that is neither the
+// program's nor std's comes from, when that is a dependency the engine
+// does not model: the first segment of its path, the crate of a `use`
+// that names it, or else the one crate of that kind whose items a glob
+// `use` brings in. "" otherwise.
+func (x *expander) foreignCrate(m *syntax.MacroExpr) string {
+	root := func(p string) string {
+		p = strings.TrimPrefix(p, "::")
+		if i := strings.Index(p, "::"); i >= 0 {
+			return p[:i]
+		}
+		return p
+	}
+	if len(m.Path) >= 2 {
+		if x.opts.Package.Foreign(m.Path[0]) {
+			return m.Path[0]
+		}
+		return ""
+	}
+	if p, ok := x.imports[m.Name]; ok {
+		if c := root(p); x.opts.Package.Foreign(c) {
+			return c
+		}
+		return ""
+	}
+	var globbed []string
+	for k, p := range x.imports {
+		if strings.HasPrefix(k, "*") {
+			if c := root(p); x.opts.Package.Foreign(c) && !slices.Contains(globbed, c) {
+				globbed = append(globbed, c)
+			}
+		}
+	}
+	if len(globbed) == 1 {
+		return globbed[0]
+	}
+	return ""
 }
 
 func (x *expander) unknownOrUnsupported(m *syntax.MacroExpr) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/rstd"
@@ -947,7 +948,7 @@ func (in *interp) otherCrate(name string) bool {
 
 // modelledCrates are the crates besides Burn's whose items the engine
 // models, as far as Burn programs use them.
-var modelledCrates = map[string]bool{"std": true, "core": true, "alloc": true, "num_traits": true, "half": true, "iroh": true}
+var modelledCrates = config.ModelledCrates
 
 // unlinkedCrate reports whether name, the first segment of a path of n
 // segments that no item or import of the program declares, reads as a

@@ -359,6 +359,9 @@ func (in *interp) macro(e *syntax.MacroExpr) (value, *signal) {
 		}
 		return in.userPanic(e.Range, msg)
 	}
+	if e.Foreign {
+		return in.otherCrateCall(e.Path[0], []string{e.Name + "!"}, e.Range), nil
+	}
 	in.unsupported(e.NameSpan, fmt.Sprintf("macro `%s!` is not supported by the playground", e.Name))
 	return unknown, nil
 }

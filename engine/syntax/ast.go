@@ -803,6 +803,10 @@ type MacroExpr struct {
 	// Tokens is the token tree between the delimiters of a call whose
 	// arguments the parser does not read; nil for the built-ins above.
 	Tokens []Token
+	// Foreign marks a call of a macro of a crate the engine does not
+	// model, its crate first in Path: expansion leaves it to the
+	// evaluator as a boundary.
+	Foreign bool
 	// Close is the closing delimiter's range.
 	Close source.Range
 	// Fields holds the field values of a log or tracing macro
