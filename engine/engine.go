@@ -233,7 +233,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		}
 		entry := TraceEntry{
 			Span: main.Span(ev.Range), Op: ev.Op, Backend: ev.Backend, Device: ev.Device,
-			Autodiff: ev.Autodiff, Kind: ev.Kind, Shape: shape, Note: ev.Note,
+			Autodiff: ev.Autodiff, Kind: ev.Kind, Shape: shape, Note: ev.Note, Module: ev.Module,
 		}
 		if len(main.Segments()) > 0 {
 			file, r := main.LocateRange(ev.Range)

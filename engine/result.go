@@ -197,6 +197,11 @@ type TraceEntry struct {
 	Kind     string  `json:"kind"`
 	Shape    []int64 `json:"shape"`
 	Note     string  `json:"note,omitempty"`
+	// Module is the path of the module whose method ran the operation,
+	// as the program reached it: the variable it named, then fields and
+	// Vec indices ("model.conv1", "model.blocks.0"). Left out for an
+	// operation outside any module's method.
+	Module string `json:"module,omitempty"`
 }
 
 // EngineInfo identifies the engine and the Burn commit it models.

@@ -80,6 +80,9 @@ type TraceEvent struct {
 	Kind     string // "Float", "Int", "Bool", "QFloat"
 	Shape    []int64
 	Note     string
+	// Module is the path of the module whose method dispatched the
+	// operation ("model.conv1"), set with SetModule; "" outside any.
+	Module string
 
 	// out is the tensor the operation produced, whose values (set right
 	// after it is recorded) Trace previews in the note.
@@ -95,6 +98,10 @@ type World struct {
 	cfg   Config
 	site  int
 	trace []TraceEvent
+	// module is the path the following operations are tagged with;
+	// modulePaths interns the paths EnterModule builds.
+	module      string
+	modulePaths map[modulePathKey]string
 	// dispatched counts every operation, kept in trace or not; cutSite is
 	// the site of the first one past MaxTrace.
 	dispatched int
@@ -180,6 +187,7 @@ func (w *World) Serving() bool { return w.serving }
 // (w.trace[len(w.trace)-1].Note) still has one to write to.
 func (w *World) record(ev TraceEvent) {
 	ev.Site = w.site
+	ev.Module = w.module
 	w.dispatched++
 	switch {
 	case len(w.trace) <= MaxTrace:

@@ -203,6 +203,7 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 		inputs = append(inputs, a.Span())
 	}
 	bc := dispatch.Call{Path: names, Generics: generics, Expect: expect, Args: args}
+	in.nameModuleArgs(e.Args, args)
 	v, sig := in.burn(bc, e.Range, inputs)
 	in.forgetMutated(bc, nil, e.Args, v, sig)
 	return v, sig
@@ -415,6 +416,11 @@ func (in *interp) callUser(fn *syntax.FnDecl, args []value, r source.Range) (val
 }
 
 func (in *interp) callUserSelf(fn *syntax.FnDecl, self value, args []value, r source.Range) (value, *signal) {
+	if self != nil {
+		if prev, pushed := in.enterModule(nil, self); pushed {
+			defer in.leaveModule(prev)
+		}
+	}
 	return in.callUserInspect(fn, self, args, r, nil, nil)
 }
 
@@ -665,10 +671,16 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		}
 		return unknown, nil
 	}
+	// A module's method runs under the receiver's module path, whichever
+	// answers it below (the program's, the derive's or burn-nn's).
+	if prev, pushed := in.enterModule(e.Recv, recv); pushed {
+		defer in.leaveModule(prev)
+	}
 	// Methods of the snippet's own types.
 	if en, ok := dispatch.Deref(recv).(*dispatch.Enum); ok {
 		if fn := in.assocFn(en.Type, e.Name); fn != nil {
-			return in.callUserSelf(fn, recv, args, e.Range)
+			// callUserInspect: the module path is pushed already.
+			return in.callUserInspect(fn, recv, args, e.Range, nil, nil)
 		}
 		if e.Name == "clone" && len(args) == 0 {
 			if v, ok := in.userClone(recv); ok {
@@ -721,6 +733,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 			return v, nil
 		}
 	}
+	in.nameModuleArgs(e.Args, args)
 	v, sig := in.burnAt(call, e.Range, e.NameSpan, inputs)
 	in.forgetMutated(call, e.Recv, e.Args, v, sig)
 	return v, sig
@@ -742,6 +755,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 			in.uncheckedCall(call, site, inputs)
 			return unknown, nil
 		}
+	}
+	if prev, pushed := in.enterBurnModule(call.Recv); pushed {
+		defer in.leaveModule(prev)
 	}
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, site)

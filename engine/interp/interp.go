@@ -192,6 +192,8 @@ type interp struct {
 	// guessing counts the branches being run whose condition the engine
 	// does not know (guessedIf).
 	guessing int
+	// mpath is the path of the module whose method runs (modpath.go).
+	mpath modPaths
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
