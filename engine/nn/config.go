@@ -213,6 +213,28 @@ func typed(v dispatch.Value, typ string, i int) (dispatch.Value, *dispatch.Usage
 		}
 		return out, nil
 	}
+	if n := len(typ); n > 5 && typ[:4] == "Vec<" && typ[n-1] == '>' {
+		// A Vec field: each element of the element type. An element of
+		// a Burn enum the engine cannot check (a config given through
+		// `.into()`) is kept as it is; a primitive is checked.
+		a, ok := v.(*dispatch.Array)
+		if !ok {
+			return nil, mismatch()
+		}
+		elem := typ[4 : n-1]
+		out := &dispatch.Array{Vec: true, Elems: make([]dispatch.Value, len(a.Elems))}
+		for j, e := range a.Elems {
+			x, ue := typed(e, elem, i)
+			if ue != nil {
+				if !enums[elem] {
+					return nil, mismatch()
+				}
+				x = dispatch.Deref(e)
+			}
+			out.Elems[j] = x
+		}
+		return out, nil
+	}
 	if en, ok := v.(*dispatch.Enum); ok {
 		want := typ
 		if len(want) > 7 && want[:7] == "Option<" {
@@ -313,4 +335,8 @@ var variants = map[string][]string{}
 // as rustc does and builds the variant.
 func RegisterVariant(typ, variant string, fieldTypes ...string) {
 	variants[typ+"::"+variant] = fieldTypes
+	enums[typ] = true
 }
+
+// enums are the Burn enums with a registered variant.
+var enums = map[string]bool{}

@@ -57,6 +57,16 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	case *Scheduler:
 		v, err := schedulerMethod(r, c)
 		return v, true, err
+	case *nn.Config:
+		if c.Method == "into" && len(c.Args) == 0 {
+			// impl_from_for_scheduler! (lr_scheduler/base.rs:261-270).
+			if v, ok := schedulerVariant[r.Type]; ok {
+				return &dispatch.Enum{Type: "LrSchedulerConfig", Variant: v, Fields: []dispatch.Value{r}}, true, nil
+			}
+		}
+		if r.Type == "ComposedLrSchedulerConfig" {
+			return composedBuilder(r, c.Method, c.Args)
+		}
 	}
 	return nil, false, nil
 }

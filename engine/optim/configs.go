@@ -5,7 +5,6 @@ import (
 	"github.com/dispatch-playground/playground/engine/nn"
 )
 
-
 func init() {
 	wd := nn.FieldSpec{Name: "weight_decay", Type: "Option<WeightDecayConfig>"}
 	clip := nn.FieldSpec{Name: "grad_clipping", Type: "Option<GradientClippingConfig>"}

@@ -171,3 +171,101 @@ func TestSgdMomentumStep(t *testing.T) {
 		return out
 	})
 }
+
+const schedImports = `use burn::optim::lr_scheduler::{linear::LinearLrSchedulerConfig, cosine::CosineAnnealingLrSchedulerConfig,
+    exponential::ExponentialLrSchedulerConfig, step::StepLrSchedulerConfig, composed::{ComposedLrSchedulerConfig, SchedulerReduction},
+    sequential::SequentialLrSchedulerConfig};`
+
+// lrs prints n learning rates of a scheduler config's init, each with
+// {:?} (the shortest round-trip digits).
+func lrs(t *testing.T, config string, n int) []float64 {
+	t.Helper()
+	out := run(t, schedImports, "let mut s = "+config+".init().unwrap();\n    for _ in 0.."+strconv.Itoa(n)+` { println!("{:?}", s.step().base()); }`)
+	var got []float64
+	for _, l := range strings.Fields(out) {
+		x, err := strconv.ParseFloat(l, 64)
+		if err != nil {
+			t.Fatalf("not an f64: %q", l)
+		}
+		got = append(got, x)
+	}
+	if len(got) != n {
+		t.Fatalf("output %q", out)
+	}
+	return got
+}
+
+// TestSchedulers: each scheduler's learning rates against its formula
+// (linear.rs:72-76, exponential.rs:64-68, step.rs:87-98, composed.rs:112-130,
+// sequential.rs:103-112), exactly, in f64.
+func TestSchedulers(t *testing.T) {
+	check := func(name string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s step %d: lr %v, want %v", name, i+1, got[i], want[i])
+			}
+		}
+	}
+	// Variables, not constants: Go folds constant expressions exactly,
+	// Rust computes in f64.
+	lo, hi, mid, c3, c5, half := 0.01, 0.1, 0.04, 0.3, 0.5, 0.5
+	var want []float64
+	step := (lo - hi) / 4.0
+	for i := 1; i <= 6; i++ {
+		remaining := max(5-i, 0)
+		want = append(want, lo-step*float64(remaining))
+	}
+	check("linear", lrs(t, "LinearLrSchedulerConfig::new(0.1, 0.01, 4)", 6), want)
+
+	want = want[:0]
+	gamma := 0.9
+	prev := c5 / gamma
+	for i := 0; i < 4; i++ {
+		prev *= gamma
+		want = append(want, prev)
+	}
+	check("exponential", lrs(t, "ExponentialLrSchedulerConfig::new(0.5, 0.9)", 4), want)
+
+	want = want[:0]
+	for i := 0; i < 7; i++ {
+		g := 1.0
+		for k := 0; k < i/3; k++ {
+			g *= half
+		}
+		want = append(want, 0.2*g)
+	}
+	check("step", lrs(t, "StepLrSchedulerConfig::new(0.2, 3).with_gamma(0.5)", 7), want)
+
+	// A composed sum of a linear and a constant; a sequential linear then
+	// exponential, switching at the milestone.
+	want = want[:0]
+	linStep := (mid - hi) / 2
+	for i := 1; i <= 3; i++ {
+		want = append(want, (mid-linStep*float64(max(3-i, 0)))+c5)
+	}
+	check("composed", lrs(t, "ComposedLrSchedulerConfig::new().linear(LinearLrSchedulerConfig::new(0.1, 0.04, 2)).constant(0.5).with_reduction(SchedulerReduction::Sum)", 3), want)
+	e := c3 / half
+	want = []float64{mid - linStep*2, mid - linStep*1}
+	for i := 0; i < 3; i++ {
+		e *= half
+		want = append(want, e)
+	}
+	check("sequential", lrs(t, "SequentialLrSchedulerConfig::new(vec![LinearLrSchedulerConfig::new(0.1, 0.04, 2).into(), ExponentialLrSchedulerConfig::new(0.3, 0.5).into()], vec![2])", 5), want)
+}
+
+// TestSchedulerErrors: init is a Result whose Err is build's message.
+func TestSchedulerErrors(t *testing.T) {
+	cases := map[string]string{
+		"LinearLrSchedulerConfig::new(0.0, 0.01, 4)":                                                         "Initial learning rate must be greater than 0 and at most 1",
+		"CosineAnnealingLrSchedulerConfig::new(0.1, 0)":                                                      "Number of iterations must be at least 1",
+		"StepLrSchedulerConfig::new(0.1, 0)":                                                                 "Step size must be greater than 0",
+		"SequentialLrSchedulerConfig::new(vec![LinearLrSchedulerConfig::new(0.1, 0.04, 2).into()], vec![3])": "The number of milestones must be one less than the number of schedulers",
+	}
+	for config, want := range cases {
+		out := run(t, schedImports, "match "+config+".init() { Ok(_) => println!(\"ok\"), Err(e) => println!(\"{e}\") }")
+		if strings.TrimSpace(out) != want {
+			t.Errorf("%s: %q, want %q", config, out, want)
+		}
+	}
+}

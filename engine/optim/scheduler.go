@@ -1,6 +1,7 @@
 package optim
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -24,6 +25,8 @@ type Scheduler struct {
 	previous                                     float64
 	stepLen                                      uint64
 	parts                                        []*Scheduler
+	milestones                                   []uint64
+	count                                        uint64
 	reduction                                    string
 	// module is whether step gives a ModuleLearningRate (a
 	// ModuleLrScheduler) rather than an f64 (a bare LrScheduler).
@@ -40,6 +43,10 @@ const (
 	schedStep
 	schedNoam
 	schedComposed
+	schedSequential
+	// schedUnknown is a scheduler the engine cannot read (a program's
+	// own LrScheduler): its learning rates are unknown.
+	schedUnknown
 )
 
 func (s *Scheduler) TypeName() string { return s.typ }
@@ -53,8 +60,22 @@ func (s *Scheduler) clone() *Scheduler {
 	return &out
 }
 
-// next is LrScheduler::step of each scheduler.
-func (s *Scheduler) next() (float64, error) {
+// next is LrScheduler::step of each scheduler; known is false when the
+// rate is not known.
+func (s *Scheduler) next() (lr float64, known bool, err error) {
+	if s.kind == schedUnknown {
+		return 0, false, nil
+	}
+	lr, err = s.step()
+	if err == errUnknownRate {
+		return 0, false, nil
+	}
+	return lr, err == nil, err
+}
+
+var errUnknownRate = fmt.Errorf("unknown learning rate")
+
+func (s *Scheduler) step() (float64, error) {
 	switch s.kind {
 	case schedConstant:
 		// constant.rs:20-23.
@@ -93,11 +114,13 @@ func (s *Scheduler) next() (float64, error) {
 			step = 1.0
 		}
 		n := float64(len(s.parts))
+		unknown := false
 		for _, p := range s.parts {
-			lr, err := p.next()
+			lr, known, err := p.next()
 			if err != nil {
 				return 0, err
 			}
+			unknown = unknown || !known
 			switch s.reduction {
 			case "Avg":
 				step += lr / n
@@ -107,9 +130,28 @@ func (s *Scheduler) next() (float64, error) {
 				step *= lr
 			}
 		}
+		if unknown {
+			return 0, errUnknownRate
+		}
 		return step, nil
+	case schedSequential:
+		// sequential.rs:98-112: the active scheduler is the number of
+		// milestones already reached.
+		index := 0
+		for index < len(s.milestones) && s.count >= s.milestones[index] {
+			index++
+		}
+		lr, known, err := s.parts[index].next()
+		if err != nil {
+			return 0, err
+		}
+		s.count++
+		if !known {
+			return 0, errUnknownRate
+		}
+		return lr, nil
 	}
-	return 0, nil
+	return 0, errUnknownRate
 }
 
 func schedulerMethod(s *Scheduler, c dispatch.Call) (dispatch.Value, error) {
@@ -120,9 +162,12 @@ func schedulerMethod(s *Scheduler, c dispatch.Call) (dispatch.Value, error) {
 		if len(c.Args) != 0 {
 			return nil, wrongArity(0, len(c.Args))
 		}
-		lr, err := s.next()
+		lr, known, err := s.next()
 		if err != nil {
 			return nil, err
+		}
+		if !known {
+			return dispatch.Unknown{}, nil
 		}
 		if s.module {
 			// ModuleLrScheduler::step (module_lr_scheduler.rs:131-146).
@@ -162,4 +207,19 @@ func schedulerFn(w *dispatch.World, typ, name string, args []dispatch.Value) (di
 		return nil, true, mismatch(1, "LrScheduler", args[0])
 	}
 	return nil, false, nil
+}
+
+// SchedulerStep is `scheduler.step()` of what a learner is given as its
+// scheduler: an f64 (LrScheduler for LearningRate, constant.rs:32-35) or
+// a scheduler the program built. lr is the ModuleLearningRate
+// ModuleLrScheduler::step gives (an f64 for a bare scheduler), Unknown
+// when the engine does not know it; the scheduler advances in place.
+func SchedulerStep(sched dispatch.Value) (lr dispatch.Value, err error) {
+	switch s := dispatch.Deref(sched).(type) {
+	case dispatch.Float:
+		return &ModuleLearningRate{lrs: []float64{s.V}}, nil
+	case *Scheduler:
+		return schedulerMethod(s, dispatch.Call{Recv: s, Method: "step"})
+	}
+	return dispatch.Unknown{}, nil
 }
