@@ -280,6 +280,10 @@ func (e *encoder) traceEntry(t *engine.TraceEntry) {
 		e.raw(`,"note":`)
 		e.str(t.Note)
 	}
+	if t.Module != "" {
+		e.raw(`,"module":`)
+		e.str(t.Module)
+	}
 	e.buf = append(e.buf, '}')
 }
 

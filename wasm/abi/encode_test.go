@@ -52,7 +52,7 @@ func TestEncodeNullsAndEmpties(t *testing.T) {
 	sameAsMarshal(t, engine.Result{Tests: []engine.TestResult{{}, {Panic: &engine.Panic{}, ShouldPanic: true}}})
 	sameAsMarshal(t, engine.Result{
 		Diagnostics: []engine.Diagnostic{{}, {Labels: []engine.Label{}, Help: []string{}, Fixes: []engine.Fix{{}, {Edits: []engine.Edit{}}}}},
-		Trace:       []engine.TraceEntry{{}, {Shape: []int64{}}, {Shape: []int64{-1, 0, 1 << 40}, Autodiff: true, Note: "n"}},
+		Trace:       []engine.TraceEntry{{}, {Shape: []int64{}}, {Shape: []int64{-1, 0, 1 << 40}, Autodiff: true, Note: "n"}, {Module: "model.blocks.0"}},
 	})
 }
 
