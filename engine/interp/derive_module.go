@@ -137,6 +137,12 @@ func moduleSkip(f *syntax.Field) bool {
 var derivedModuleMethods = map[string]bool{"devices": true, "to_device": true, "fork": true, "no_grad": true,
 	"valid": true, "num_params": true}
 
+// storeModuleMethods are the saving and loading methods a derived module
+// has.
+var storeModuleMethods = map[string]bool{"into_record": true, "load_record": true, "try_load_record": true,
+	"save_file": true, "load_file": true, "try_load_file": true, "load_from": true, "save_into": true,
+	"into_record_group": true, "collect": true, "apply": true}
+
 // userModule reports whether v is a value of the program's types that
 // derives Module.
 func (in *interp) userModule(v value) bool {
@@ -222,27 +228,16 @@ func (in *interp) derivedMethod(e *syntax.MethodCallExpr, recv value, args []val
 			return unknown, nil, true
 		}
 	}
-	if en, _ := in.userDecl(recv); en != nil && in.userModule(recv) {
-		// Records and files are burn-core's store: the boundary
-		// (module/base.rs:257-345).
-		file := "a file"
-		if len(args) > 0 {
-			if s, ok := dispatch.Deref(args[0]).(dispatch.Str); ok {
-				file = "`" + string(s) + "`"
-			}
+	if in.userModule(recv) && storeModuleMethods[e.Name] {
+		// Records and files are burn-core's store and burn-store's
+		// ModuleSnapshot (module/base.rs:257-353, traits.rs:122-137),
+		// which engine/store models.
+		inputs := []source.Range{e.Recv.Span()}
+		for _, a := range e.Args {
+			inputs = append(inputs, a.Span())
 		}
-		item := en.Type + "::" + e.Name
-		switch e.Name {
-		case "save_file":
-			v, sig := in.fileBoundary(item, "writes the module's record to "+file, "crates/burn-core/src/module/base.rs:318", e.Range)
-			return v, sig, true
-		case "load_file", "try_load_file":
-			v, sig := in.fileBoundary(item, "reads the module's record from "+file, "crates/burn-core/src/module/base.rs:332", e.Range)
-			return v, sig, true
-		case "into_record", "load_record", "try_load_record":
-			v, sig := in.fileBoundary(item, "uses a ModuleRecord (burn-core's store)", "crates/burn-core/src/module/base.rs:257", e.Range)
-			return v, sig, true
-		}
+		v, sig := in.burnAt(dispatch.Call{Recv: recv, Method: e.Name, Args: args, Expect: expect}, e.Range, e.NameSpan, inputs)
+		return v, sig, true
 	}
 	if in.userModule(recv) && (derivedModuleMethods[e.Name] || e.Name == "to_string") {
 		inputs := []source.Range{e.Recv.Span()}

@@ -10,6 +10,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/optim"
 	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/store"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
 
@@ -715,6 +716,12 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 			// A Burn item past what the engine models: the boundary.
 			return in.unmodelledItemAt(u.Item, u.Why, in.sites[len(in.sites)-1]), nil
 		}
+		if b, ok := err.(*nn.Boundary); ok && len(in.sites) > 0 {
+			// A file read or written: the boundary, with a value of the
+			// call's type whose outside parts are unknown.
+			in.fileBoundary(b.Item, b.What, b.Site, in.sites[len(in.sites)-1])
+			return b.Value, nil
+		}
 		return v, err
 	}
 	return in.world.Call(call)
@@ -724,6 +731,7 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 // package each (the counterpart of one crate, its doc.go says which), in
 // this order; engine/dispatch answers the rest.
 var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
+	store.Call,
 	optim.Call,
 	nn.Call,
 }

@@ -1,0 +1,276 @@
+package store_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+const cargo = `[dependencies]
+burn = { version = "0.22", features = ["std", "flex", "ndarray", "store"] }
+burn-store = { version = "0.22", features = ["std", "pytorch", "safetensors", "burnpack"] }
+`
+
+const model = `
+use burn::prelude::*;
+use burn::nn::{Linear, LinearConfig};
+use burn::store::ModuleRecord;
+use burn_store::{BurnpackStore, ModuleSnapshot, PyTorchToBurnAdapter, PytorchStore, SafetensorsStore};
+
+#[derive(Module, Debug)]
+pub struct Model {
+    fc1: Linear,
+}
+
+#[derive(Module, Debug)]
+pub struct Wide {
+    fc1: Linear,
+    fc2: Linear,
+}
+
+impl Model {
+    pub fn init(out: usize, device: &Device) -> Self {
+        Self { fc1: LinearConfig::new(4, out).init(device) }
+    }
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        self.fc1.forward(x)
+    }
+}
+`
+
+func run(t *testing.T, body string) engine.Result {
+	t.Helper()
+	return engine.Run(engine.Request{Config: cargo, Snippet: model + "\nfn main() {\n" + body + "\n}\n"})
+}
+
+// warnings are the messages of the diagnostics with code.
+func warnings(res engine.Result, code string) []string {
+	var out []string
+	for _, d := range res.Diagnostics {
+		if d.Code == code {
+			out = append(out, d.Message)
+		}
+	}
+	return out
+}
+
+func mentions(list []string, parts ...string) bool {
+	for _, m := range list {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(m, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLoadFromFileTracesTheForwardWithUnknownValues: weights loaded from
+// a file the playground does not have give the model its shapes and its
+// device, so the forward is traced there, while an assertion on the
+// output is unchecked, never passed.
+func TestLoadFromFileTracesTheForwardWithUnknownValues(t *testing.T) {
+	for _, store := range []string{
+		`PytorchStore::from_file("weights/mnist.pt").with_top_level_key("state_dict").allow_partial(true)`,
+		`SafetensorsStore::from_file("weights/mnist.safetensors").with_from_adapter(PyTorchToBurnAdapter)`,
+		`BurnpackStore::from_file("weights/mnist.safetensors").with_key_remapping("^a", "b")`,
+	} {
+		name, _, _ := strings.Cut(store, "::")
+		t.Run(name, func(t *testing.T) {
+			res := run(t, `let device = Device::ndarray();
+    let mut model = Model::init(2, &device);
+    let mut store = `+store+`;
+    model.load_from(&mut store).expect("load");
+    let out = model.forward(Tensor::<2>::ones([3, 4], &device));
+    assert_eq!(out.dims(), [3, 2]);
+    assert_eq!(out.into_data(), TensorData::from([[0.0f32, 0.0], [0.0, 0.0], [0.0, 0.0]]));`)
+			if name == "BurnpackStore" {
+				// BurnpackStore has with_remap_pattern, not
+				// with_key_remapping (burnpack.rs:291).
+				if !mentions(warnings(res, "unknown-method"), "no method named `with_key_remapping` found for struct `BurnpackStore`") {
+					t.Fatalf("want rustc's unknown method, got %+v", res.Diagnostics)
+				}
+				return
+			}
+			if res.Status != engine.StatusOK || res.Complete {
+				t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+			}
+			file := "weights/mnist.pt"
+			if name == "SafetensorsStore" {
+				file = "weights/mnist.safetensors"
+			}
+			if !mentions(warnings(res, "playground-unmodelled"), "`Model::load_from` reads the weights from `"+file+"`") {
+				t.Errorf("no boundary warning naming the file: %+v", res.Diagnostics)
+			}
+			if !mentions(warnings(res, "playground-unchecked"), "assert_eq!", "out.into_data()") {
+				t.Errorf("the assertion on the loaded model's output is not unchecked: %+v", res.Diagnostics)
+			}
+			ops := map[string]int{}
+			for _, e := range res.Trace {
+				if e.Device != "NdArray(Cpu)" {
+					t.Errorf("%s ran on %s, not the model's device", e.Op, e.Device)
+				}
+				if (e.Op == "float_from_data" || e.Op == "float_matmul") && strings.Contains(e.Note, "values") {
+					t.Errorf("%s knows values read from a file: %s", e.Op, e.Note)
+				}
+				ops[e.Op]++
+			}
+			if ops["float_from_data"] != 2 || ops["float_matmul"] != 1 {
+				t.Errorf("want the two Params loaded and the forward traced, got %v", ops)
+			}
+		})
+	}
+}
+
+// TestLoadedModelKeepsItsDevice: the device logic still runs on a
+// loaded model: an input on another backend is Burn's panic.
+func TestLoadedModelKeepsItsDevice(t *testing.T) {
+	res := run(t, `let mut model = Model::init(2, &Device::ndarray());
+    let mut store = PytorchStore::from_file("w.pt");
+    model.load_from(&mut store).unwrap();
+    let _ = model.forward(Tensor::<2>::ones([3, 4], &Device::flex()));`)
+	if res.Status != engine.StatusPanicked || res.Panic == nil {
+		t.Fatalf("want Burn's panic, got %s: %+v", res.Status, res.Diagnostics)
+	}
+	if !strings.Contains(res.Panic.Message, "NdArray") || !strings.Contains(res.Panic.Message, "Flex") {
+		t.Errorf("panic %q does not name the two devices", res.Panic.Message)
+	}
+}
+
+// TestSaveThenLoad: saving writes a file (Ok with the warning); the
+// record loaded back from it gives a model whose values are unknown.
+func TestSaveThenLoad(t *testing.T) {
+	res := run(t, `let device = Device::flex();
+    let model = Model::init(2, &device);
+    model.clone().into_record().save("artifacts/model").expect("save");
+    let mut store = BurnpackStore::from_file("artifacts/other").overwrite(true);
+    model.save_into(&mut store).expect("save into");
+    let record = ModuleRecord::load("artifacts/model").expect("load");
+    let loaded = Model::init(2, &device).load_record(record);
+    let out = loaded.forward(Tensor::<2>::ones([1, 4], &device));
+    assert_eq!(out.dims(), [1, 2]);
+    assert_eq!(out.into_data(), TensorData::from([[1.0f32, 2.0]]));`)
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+	w := warnings(res, "playground-unmodelled")
+	for _, want := range []string{
+		"`ModuleRecord::save` writes the record to `artifacts/model.bpk`",
+		"`Model::save_into` writes the weights to `artifacts/other.bpk`",
+		"`ModuleRecord::load` reads the record from `artifacts/model.bpk`",
+	} {
+		if !mentions(w, want) {
+			t.Errorf("no warning %q in %q", want, w)
+		}
+	}
+	if !mentions(warnings(res, "playground-unchecked"), "assert_eq!", "out.into_data()") {
+		t.Errorf("the assertion on the loaded values is not unchecked: %+v", res.Diagnostics)
+	}
+}
+
+// TestRecordInMemory: a record taken from a model of the program and
+// applied to another holds the model's tensors: the values land, and a
+// module of another shape or structure is refused as Burn refuses it.
+func TestRecordInMemory(t *testing.T) {
+	res := run(t, `let device = Device::flex();
+    let model = Model::init(2, &device);
+    let record = model.clone().into_record();
+    println!("{} {}", record.len(), record.is_empty());
+    let same = Model::init(2, &device).load_record(record.clone());
+    let x = Tensor::<2>::ones([1, 4], &device);
+    model.forward(x.clone()).into_data().assert_eq(&same.forward(x).into_data(), true);
+    let wide = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) };
+    match wide.try_load_record(record.clone()) {
+        Ok(_) => println!("loaded"),
+        Err(e) => println!("{e:?}"),
+    }
+    let wide = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) };
+    let partial = wide.try_load_record(record.clone().allow_partial(true));
+    println!("{}", partial.is_ok());
+    let wide_record = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) }.into_record();
+    if let Err(e) = Model::init(2, &device).try_load_record(wide_record) {
+        println!("{e:?}");
+    }
+    let _ = Model::init(3, &device).load_record(record);`)
+	if res.Status != engine.StatusPanicked || res.Panic == nil {
+		t.Fatalf("want load_record's panic, got %s: %+v", res.Status, res.Diagnostics)
+	}
+	wantOut := "2 false\n" + `Validation("Missing tensors: [\"fc2.weight\", \"fc2.bias\"]")` + "\ntrue\n" +
+		`Validation("Unused tensors: [\"fc2.bias\", \"fc2.weight\"]")` + "\n"
+	if res.Output != wantOut {
+		t.Errorf("output %q, want %q", res.Output, wantOut)
+	}
+	wantPanic := `Failed to load record: Validation("Apply errors: [\"fc1.weight: shape mismatch, expected Shape { dims: [4, 3] } but record has Shape { dims: [4, 2] }\", \"fc1.bias: shape mismatch, expected Shape { dims: [3] } but record has Shape { dims: [2] }\"]")`
+	if res.Panic.Message != wantPanic {
+		t.Errorf("panic %q, want %q", res.Panic.Message, wantPanic)
+	}
+	if res.Panic.Location != "crates/burn-core/src/module/base.rs:309" || res.Panic.Code != "failed-to-load-record-err" {
+		t.Errorf("panic at %s with code %s", res.Panic.Location, res.Panic.Code)
+	}
+}
+
+// TestConfigSaveAndLoad: Config::save writes a file and is Ok;
+// Config::load gives a config of the type whose fields are unknown, so
+// the program goes on (the loaded config's methods run) and a print of a
+// field is unchecked.
+func TestConfigSaveAndLoad(t *testing.T) {
+	src := `use burn::prelude::*;
+
+#[derive(Config, Debug)]
+pub struct TrainingConfig {
+    pub model: ModelConfig,
+    #[config(default = 4)]
+    pub batch_size: usize,
+}
+
+#[derive(Config, Debug)]
+pub struct ModelConfig {
+    pub hidden: usize,
+}
+
+impl ModelConfig {
+    pub fn init(&self) {
+        println!("init of the loaded config's model");
+    }
+}
+
+fn main() {
+    let config = TrainingConfig::new(ModelConfig::new(2));
+    println!("{}", config.save("artifacts/config.json").is_ok());
+    let loaded = TrainingConfig::load("artifacts/config.json").expect("load");
+    println!("{}", loaded.model.hidden);
+    assert_eq!(loaded.batch_size, 4);
+    loaded.model.init();
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+	w := warnings(res, "playground-unmodelled")
+	if !mentions(w, "`TrainingConfig::save` writes `artifacts/config.json`") || !mentions(w, "`TrainingConfig::load` reads `artifacts/config.json`") {
+		t.Errorf("warnings %q", w)
+	}
+	if want := "true\ninit of the loaded config's model\n"; res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+	u := warnings(res, "playground-unchecked")
+	if !mentions(u, "loaded.model.hidden") || !mentions(u, "assert_eq!", "loaded.batch_size") {
+		t.Errorf("unchecked %q", u)
+	}
+}
+
+// TestPytorchStoreIsReadOnly: saving into a PytorchStore is its Err,
+// which the program's expect turns into its panic.
+func TestPytorchStoreIsReadOnly(t *testing.T) {
+	res := run(t, `let model = Model::init(2, &Device::flex());
+    let mut store = PytorchStore::from_file("out.pt");
+    model.save_into(&mut store).expect("save");`)
+	want := `save: Other("Saving to PyTorch format is not yet supported. Use other formats for saving.")`
+	if res.Panic == nil || res.Panic.Message != want {
+		t.Fatalf("want the program's panic %q, got %+v", want, res.Panic)
+	}
+}
