@@ -1,6 +1,7 @@
 package optim_test
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,7 +10,7 @@ import (
 	"github.com/dispatch-playground/playground/engine"
 )
 
-const cargo = "[dependencies]\nburn = { version = \"0.22\", features = [\"flex\", \"autodiff\", \"train\"] }\n"
+const cargo = "[dependencies]\nburn = { version = \"0.22\", features = [\"flex\", \"ndarray\", \"autodiff\", \"train\"] }\n"
 
 // TestConfigs builds and prints burn-optim's configs as #[derive(Config)]
 // does: f32 defaults as f32, serde's order (Options before defaults).
@@ -267,5 +268,92 @@ func TestSchedulerErrors(t *testing.T) {
 		if strings.TrimSpace(out) != want {
 			t.Errorf("%s: %q, want %q", config, out, want)
 		}
+	}
+}
+
+// TestGradsOnAnotherDevice: a gradient on another device than its param
+// moves the param to the gradient's device (module_optimizer.rs:431-435).
+// The gradients are plain tensors and the param an autodiff one, so
+// Dispatch's to_device panics, as in Burn; the trace ends with the
+// param's move.
+func TestGradsOnAnotherDevice(t *testing.T) {
+	src := stepImports + `
+fn main() {
+    let device = Device::flex().autodiff();
+    let mut model: Linear = LinearConfig::new(2, 1).init(&device);
+    let mut optim = SgdConfig::new().init();
+    let x = Tensor::<2>::from_data([[1.0, -2.0], [0.5, 3.0]], &device);
+    let grads = GradientsParams::from_grads(model.forward(x).sum().backward(), &model);
+    let grads = grads.to_device(&Device::ndarray(), &model);
+    model = optim.step(0.1, model, grads);
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if res.Status != engine.StatusPanicked || res.Panic == nil {
+		t.Fatalf("status %s: %+v", res.Status, res.Diagnostics)
+	}
+	if res.Panic.Message != "Cannot move between autodiff and non-autodiff instances." {
+		t.Errorf("panic %q", res.Panic.Message)
+	}
+	var moves []string
+	for _, e := range res.Trace {
+		if e.Op == "float_to_device" {
+			moves = append(moves, fmt.Sprintf("%s autodiff=%v", e.Device, e.Autodiff))
+		}
+	}
+	// Both gradients moved to NdArray, then the weight's move from Flex.
+	want := []string{"NdArray(Cpu) autodiff=false", "NdArray(Cpu) autodiff=false", "Flex(Cpu) autodiff=true"}
+	if strings.Join(moves, "; ") != strings.Join(want, "; ") {
+		t.Errorf("moves %v, want %v", moves, want)
+	}
+}
+
+// TestStepTrace: Adam's first step runs on the param's device as the
+// backend's ops: inner, the moments, the update, from_inner and
+// require_grad, and a param without a gradient is left as it is.
+func TestStepTrace(t *testing.T) {
+	src := stepImports + `
+fn main() {
+    let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let mut optim = AdamConfig::new().init();
+    let x = Tensor::<2>::from_data([[1.0, -2.0], [0.5, 3.0]], &device);
+    let mut grads = GradientsParams::from_grads(model.forward(x).sum().backward(), &model);
+    let bias = model.bias.clone().unwrap();
+    let b0 = bias.val().into_data().to_vec::<f32>().unwrap();
+    grads.remove::<1>(bias.id);
+    println!("{}", grads.len());
+    let model = optim.step(0.1, model, grads);
+    let b1 = model.bias.clone().unwrap().val().into_data().to_vec::<f32>().unwrap();
+    println!("{}", b0 == b1);
+    println!("{}", model.weight.val().is_require_grad());
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s: %+v", res.Status, res.Diagnostics)
+	}
+	if res.Output != "1\ntrue\ntrue\n" {
+		t.Errorf("output %q", res.Output)
+	}
+	var ops []string
+	started := false
+	for _, e := range res.Trace {
+		if e.Op == "inner" {
+			started = true
+		}
+		if started {
+			if e.Device != "Flex(Cpu)" {
+				t.Errorf("%s on %s", e.Op, e.Device)
+			}
+			ops = append(ops, e.Op)
+		}
+		if e.Op == "float_set_require_grad" && started {
+			break
+		}
+	}
+	want := "inner float_mul_scalar float_powi_scalar float_mul_scalar float_mul_scalar float_sqrt float_add_scalar float_div float_mul_scalar float_sub from_inner float_set_require_grad"
+	if strings.Join(ops, " ") != want {
+		t.Errorf("ops\n%s\nwant\n%s", strings.Join(ops, " "), want)
 	}
 }
