@@ -52,16 +52,19 @@ func errValue(v dispatch.Value) dispatch.Value {
 	return &dispatch.Enum{Type: "Result", Variant: "Err", Fields: []dispatch.Value{v}}
 }
 
-func wrongArity(want, got int) error {
-	s, verb := "s", "were"
-	if want == 1 {
-		s = ""
-	}
+// wrongArity is rustc's error for an associated function called with
+// another number of arguments; wrongMethodArity for a method.
+func wrongArity(want, got int) error { return arity("function", want, got) }
+
+func wrongMethodArity(want, got int) error { return arity("method", want, got) }
+
+func arity(what string, want, got int) error {
+	verb := "were"
 	if got == 1 {
 		verb = "was"
 	}
 	return &dispatch.UsageError{Code: "wrong-arguments", Arg: -1, Message: fmt.Sprintf(
-		"this function takes %d argument%s but %d argument%s %s supplied", want, s, got, plural(got), verb)}
+		"this %s takes %d argument%s but %d argument%s %s supplied", what, want, plural(want), got, plural(got), verb)}
 }
 
 func plural(n int) string {
@@ -172,7 +175,7 @@ func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
 	}
 	if n, isBuilder := builders[s.Type][c.Method]; isBuilder {
 		if len(c.Args) != n {
-			return nil, true, wrongArity(n, len(c.Args))
+			return nil, true, wrongMethodArity(n, len(c.Args))
 		}
 		out := *s
 		switch c.Method {
@@ -204,13 +207,13 @@ func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
 	switch c.Method {
 	case "keys", "get_all_snapshots":
 		if len(c.Args) != 0 {
-			return nil, true, wrongArity(0, len(c.Args))
+			return nil, true, wrongMethodArity(0, len(c.Args))
 		}
 		return nil, true, &nn.Boundary{Item: s.Type + "::" + c.Method, What: "reads the tensors' names from " + s.target(),
 			Site: site, Value: ok(dispatch.Unknown{})}
 	case "get_snapshot":
 		if len(c.Args) != 1 {
-			return nil, true, wrongArity(1, len(c.Args))
+			return nil, true, wrongMethodArity(1, len(c.Args))
 		}
 		return nil, true, &nn.Boundary{Item: s.Type + "::get_snapshot", What: "reads a tensor from " + s.target(),
 			Site: site, Value: ok(dispatch.Unknown{})}
@@ -248,7 +251,7 @@ func helperMethod(hp *Helper, c dispatch.Call) (dispatch.Value, bool, error) {
 			"no method named `%s` found for struct `%s` in the current scope", c.Method, hp.Type)}
 	}
 	if len(c.Args) != n {
-		return nil, true, wrongArity(n, len(c.Args))
+		return nil, true, wrongMethodArity(n, len(c.Args))
 	}
 	if fallible[hp.Type+"::"+c.Method] {
 		// add_pattern compiles its regex (keyremapper.rs:49). The regex

@@ -84,7 +84,7 @@ func moduleMethod(w *dispatch.World, m dispatch.Value, typ string, c dispatch.Ca
 		return nil, false, nil
 	}
 	if len(c.Args) != n {
-		return nil, true, wrongArity(n, len(c.Args))
+		return nil, true, wrongMethodArity(n, len(c.Args))
 	}
 	item := typ + "::" + c.Method
 	switch c.Method {
@@ -428,7 +428,7 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 			"no method named `%s` found for struct `ModuleRecord` in the current scope", c.Method)}
 	}
 	if len(c.Args) != n {
-		return nil, true, wrongArity(n, len(c.Args))
+		return nil, true, wrongMethodArity(n, len(c.Args))
 	}
 	switch c.Method {
 	case "clone":

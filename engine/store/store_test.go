@@ -274,3 +274,14 @@ func TestPytorchStoreIsReadOnly(t *testing.T) {
 		t.Fatalf("want the program's panic %q, got %+v", want, res.Panic)
 	}
 }
+
+// TestSaveFileTakesThePathOnly: at 2c06be35 Module::save_file takes a
+// path and no recorder (module/base.rs:318); the recorder of older Burns
+// is rustc's error on the call.
+func TestSaveFileTakesThePathOnly(t *testing.T) {
+	res := run(t, `let model = Model::init(2, &Device::flex());
+    model.save_file("artifacts/model", 1).unwrap();`)
+	if !mentions(warnings(res, "wrong-arguments"), "this method takes 1 argument but 2 arguments were supplied") {
+		t.Fatalf("want rustc's arity error, got %+v", res.Diagnostics)
+	}
+}
