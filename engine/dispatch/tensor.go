@@ -82,6 +82,15 @@ func (t *Tensor) TypeName() string {
 	return fmt.Sprintf("Tensor<%d, %s>", len(t.shape), t.kind)
 }
 
+// WithoutValues is the tensor as the engine knows it when its values are
+// not known (data whose order a seeded shuffle decides, engine/data): the
+// same shape, kind, dtype, device and graph, no values.
+func (t *Tensor) WithoutValues() *Tensor {
+	c := *t
+	c.literal, c.values, c.q = nil, nil, nil
+	return &c
+}
+
 // Rank is D.
 func (t *Tensor) Rank() int { return len(t.shape) }
 

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dispatch-playground/playground/engine/config"
+	"github.com/dispatch-playground/playground/engine/data"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/rstd"
@@ -695,6 +696,9 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 		if v, sig, ok := in.derivedMethod(e, recv, args, expect); ok {
 			return v, sig
 		}
+		if v, sig, ok := in.datasetMethod(e, recv, args); ok {
+			return v, sig
+		}
 	}
 	if v, handled, sig := in.burnInto(e, recv, args, expect); handled {
 		return v, sig
@@ -751,7 +755,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		return unknown, nil
 	}
 	for _, a := range call.Args {
-		if isUnknown(a) || holdsUnknown(a, 0) {
+		// An array from outside of known dims (data.KnownShape) is data
+		// of that shape whose values are unknown.
+		if isUnknown(a) || holdsUnknown(a, 0) && !data.KnownShape(a) {
 			in.uncheckedCall(call, site, inputs)
 			return unknown, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/data"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
@@ -732,6 +733,7 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 // this order; engine/dispatch answers the rest.
 var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
 	store.Call,
+	data.Call,
 	optim.Call,
 	nn.Call,
 }

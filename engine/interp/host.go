@@ -67,3 +67,11 @@ func (h hostOf) Step() error {
 	}
 	return nil
 }
+
+// Unchecked reports, in a run, at the site of the Burn call that is
+// running, that what a crate model did was not checked because the
+// playground does not know unknownWhat (a loader over a dataset of
+// unknown length runs one batch).
+func (h hostOf) Unchecked(what, unknownWhat string) {
+	h.in.unchecked(h.site(), what, unknownWhat)
+}
