@@ -149,8 +149,9 @@ func TestTraceModuleJSON(t *testing.T) {
 }
 
 // A module's method called in another module's, a trait's method on the
-// model (TrainStep's step is the model's), and field chains from the
-// variable the program named.
+// model (TrainStep's step is the model's), field chains from the variable
+// the program named, and a module the program named by no variable (its
+// type in snake case).
 func TestTraceModuleNested(t *testing.T) {
 	const src = `use burn::nn::{Linear, LinearConfig, Relu};
 use burn::prelude::*;
@@ -201,7 +202,8 @@ fn main() {
     let net = Net { encoder: Encoder { layers: vec![block(), block()], head: Some(LinearConfig::new(2, 1).init(&d)) } };
     let x = Tensor::<2>::ones([1, 2], &d);
     let y = net.step(x.clone());
-    let z = net.encoder.layers[1].forward(x);
+    let z = net.encoder.layers[1].forward(x.clone());
+    let w = block().forward(x);
 }
 `
 	res := engine.Run(engine.Request{Snippet: src})
@@ -210,7 +212,8 @@ fn main() {
 	}
 	got := strings.Join(moduleRuns(res.Trace), ", ")
 	want := "- x1, net.encoder.layers.0.fc x7, net.encoder.layers.0.act x1, net.encoder.layers.1.fc x7, " +
-		"net.encoder.layers.1.act x1, net.encoder.head x7, net.encoder.layers.1.fc x3, net.encoder.layers.1.act x1"
+		"net.encoder.layers.1.act x1, net.encoder.head x7, net.encoder.layers.1.fc x3, net.encoder.layers.1.act x1, " +
+		"block.fc x7, block.act x1"
 	if got != want {
 		var ops []string
 		for _, e := range res.Trace {

@@ -20,6 +20,7 @@ import (
 func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("run", stderr)
 	asJSON := fs.Bool("json", false, "print the Result JSON instead of text")
+	listTrace := fs.Bool("trace", false, "list every tensor operation under the trace's summary, grouped by the module whose method ran it")
 	sandboxed := fs.Bool("sandbox", false, "run engine.wasm in the wazero sandbox instead of the native engine")
 	configPath := fs.String("config", "", "Cargo.toml for a .rs FILE (default: burn with default features)")
 	bin := fs.String("bin", "", "with a crate DIR: run src/bin/NAME.rs, as `cargo run --bin NAME`")
@@ -65,9 +66,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err := json.Unmarshal(out, &res); err != nil {
 		return exitUsage, fmt.Errorf("decode the Result: %w", err)
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		fmt.Fprintf(stdout, "%s\n", out)
-	} else {
+	case *listTrace:
+		fmt.Fprint(stdout, report.TextWithTrace(res, sources(req)))
+	default:
 		fmt.Fprint(stdout, report.Text(res, sources(req)))
 	}
 	if res.Status == engine.StatusOK {

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
@@ -27,9 +29,10 @@ import (
 //     fields and indices down to the receiver inside it (`model`,
 //     `model.encoder`);
 //   - a receiver the program reaches by no variable (a call's result, or
-//     Burn's code calling the program back) is the variable the program
-//     last named it by, in a method call or as an argument to Burn, or
-//     else its type's name.
+//     Burn's code calling the program back: a learner its model's
+//     TrainStep) is the variable the program last named it by, in a
+//     method call or as an argument to Burn, or else its type's name in
+//     snake case (`model` for Model).
 // Paths are found once per call, not per operation, and interned in the
 // World (ModulePath), so tagging an operation copies a string header.
 
@@ -55,8 +58,10 @@ type modPaths struct {
 	// checked by walking its steps again, so a module moved since is
 	// searched anew.
 	found map[modKey][]modStep
-	// names are the variables the program last named modules by.
-	names map[dispatch.Value]string
+	// names are the variables the program last named modules by;
+	// typeNames the paths of modules it named by none (typePath).
+	names     map[dispatch.Value]string
+	typeNames map[string]string
 }
 
 // enterModule pushes the path of recv when it is a module and the run
@@ -133,11 +138,35 @@ func (in *interp) modulePath(recvExpr syntax.Expr, m dispatch.Value) string {
 	}
 	switch x := m.(type) {
 	case *nn.Module:
-		return x.Type
+		return in.typePath(x.Type)
 	case *dispatch.Enum:
-		return x.Type
+		return in.typePath(x.Type)
 	}
 	return ""
+}
+
+// typePath names a module the program reached by no variable: its type
+// in snake case, as a variable of it would be named (Model: model,
+// MnistModel: mnist_model), interned.
+func (in *interp) typePath(typ string) string {
+	if p, ok := in.mpath.typeNames[typ]; ok {
+		return p
+	}
+	var b strings.Builder
+	for i, r := range typ {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	if in.mpath.typeNames == nil {
+		in.mpath.typeNames = map[string]string{}
+	}
+	in.mpath.typeNames[typ] = b.String()
+	return b.String()
 }
 
 // receiverRoot is the variable a receiver expression starts from (`model`

@@ -19,6 +19,10 @@ const tabWidth = 4
 // "Cargo.toml") to its text; a diagnostic whose file is missing is rendered
 // without source lines.
 func Text(res engine.Result, files map[string]string) string {
+	return text(res, files, false)
+}
+
+func text(res engine.Result, files map[string]string, listTrace bool) string {
 	var b strings.Builder
 	shown := map[string]bool{}
 	for _, d := range res.Diagnostics {
@@ -46,6 +50,9 @@ func Text(res engine.Result, files map[string]string) string {
 	}
 	b.WriteString(TraceSummary(res.Trace))
 	b.WriteByte('\n')
+	if listTrace {
+		b.WriteString(TraceListing(res.Trace))
+	}
 	fmt.Fprintf(&b, "status: %s\n", Status(res))
 	return b.String()
 }
