@@ -197,8 +197,10 @@ func TestNoBurnNameIsUnknown(t *testing.T) {
 	features := map[string]bool{}
 	var calls []string
 	for _, it := range burnapi.Default().Items {
-		for _, f := range it.Features() {
-			features[f] = true
+		for _, g := range it.Gates() {
+			if g.Crate == "burn-tensor" {
+				features[g.Feature] = true
+			}
 		}
 		switch {
 		case it.Path == "burn_tensor::Tensor" && it.Kind == "method" && it.ForKind("Float") && (it.Rank == "D" || it.Rank == "2"):
@@ -356,5 +358,202 @@ func TestOtherCratesMacros(t *testing.T) {
 	res := run(t, engine.Request{Config: config, Snippet: "fn main() {\n    let x = nope![1];\n}\n"})
 	if ds := diagsOf(res, "unknown-macro"); res.Status != "rejected" || len(ds) != 1 || ds[0].Message != "cannot find macro `nope` in this scope" {
 		t.Errorf("a macro no crate provides: status %s:\n%s", res.Status, Summary(res))
+	}
+}
+
+// burnCrateConfig is a Cargo.toml with burn's default features and those
+// given.
+func burnCrateConfig(features ...string) string {
+	var q []string
+	for _, f := range features {
+		q = append(q, fmt.Sprintf("%q", f))
+	}
+	return "[dependencies]\nburn = { version = \"0.22\", features = [" + strings.Join(q, ", ") + "] }\n"
+}
+
+// firstCrateUnmodelled is the first candidate statement whose run gives
+// one playground-unmodelled warning naming the item (the candidate's
+// second field) and no error: others model Burn's crates all the time,
+// and the test is about the names they do not model yet.
+func firstCrateUnmodelled(t *testing.T, config, items string, candidates [][2]string) (stmt, item string) {
+	t.Helper()
+	for _, c := range candidates {
+		src := items + "fn main() {\n    " + c[0] + "\n}\n"
+		res := engine.Run(engine.Request{Config: config, Snippet: src})
+		ds := diagsOf(res, "playground-unmodelled")
+		if len(ds) != 1 || !strings.Contains(ds[0].Message, "`"+c[1]+"` is Burn's") {
+			continue
+		}
+		errs := false
+		for _, d := range res.Diagnostics {
+			errs = errs || d.Severity == "error"
+		}
+		if !errs {
+			return c[0], c[1]
+		}
+	}
+	t.Fatalf("every candidate is modelled now (or rejected): give firstCrateUnmodelled one that is not: %v", candidates)
+	return "", ""
+}
+
+// TestBurnCratesUnmodelled: a name of burn-train, burn-dataset, burn-nn or
+// burn-store, and a method a program's own type has from one of Burn's
+// traits, is Burn's item the engine does not model (a warning naming it,
+// its value unknown), never rustc's "no function or associated item".
+func TestBurnCratesUnmodelled(t *testing.T) {
+	userDataset := "use burn::data::dataset::Dataset;\nstruct Items;\nimpl Dataset<i32> for Items {\n    fn get(&self, index: usize) -> Option<i32> { Some(index as i32) }\n    fn len(&self) -> usize { 3 }\n}\n"
+	cases := []struct {
+		name, config, items string
+		candidates          [][2]string
+	}{
+		{"burn-train", burnCrateConfig("train"), "", [][2]string{
+			{"let m = burn::train::metric::CpuUse::new();", "CpuUse::new"},
+			{"let m = burn::train::metric::CpuMemory::new();", "CpuMemory::new"},
+			{"let m = burn::train::metric::IterationSpeedMetric::new();", "IterationSpeedMetric::new"},
+			{"let m = burn::train::metric::LearningRateMetric::new();", "LearningRateMetric::new"},
+		}},
+		{"burn-dataset", burnCrateConfig("dataset"), "", [][2]string{
+			{"let d = burn::data::dataset::InMemDataset::new(vec![1, 2, 3]);", "InMemDataset::new"},
+			{"let e = burn::data::dataset::DatasetError::new(\"x\");", "DatasetError::new"},
+		}},
+		{"burn-nn", burnCrateConfig(), "", [][2]string{
+			{"let c = burn::nn::RotaryEncodingConfig::new(16, 8);", "RotaryEncodingConfig::new"},
+			{"let c = burn::nn::PositionalEncodingConfig::new(16);", "PositionalEncodingConfig::new"},
+			{"let c = burn::nn::SwiGluConfig::new(4, 4);", "SwiGluConfig::new"},
+			{"let c = burn::nn::PixelShuffleConfig::new(2);", "PixelShuffleConfig::new"},
+		}},
+		{"burn-store", burnCrateConfig("store", "pytorch", "safetensors"), "", [][2]string{
+			{"let e = burn::store::PytorchStoreError::Other(String::new());", "PytorchStoreError::Other"},
+			{"let e = burn::store::SafetensorsStoreError::Other(String::new());", "SafetensorsStoreError::Other"},
+			{"let m = burn::store::SafetensorsStore::default_metadata();", "SafetensorsStore::default_metadata"},
+			{"let f = burn::store::PathFilter::new();", "PathFilter::new"},
+			{"let a = burn::store::HalfPrecisionAdapter::new();", "HalfPrecisionAdapter::new"},
+			{"let r = burn::store::KeyRemapper::new();", "KeyRemapper::new"},
+			{"let a = burn::store::FloatCastAdapter::to(burn::tensor::DType::F16);", "FloatCastAdapter::to"},
+			{"let f = burn::store::PathFilter::none();", "PathFilter::none"},
+			{"let a = burn::store::ChainAdapter::new(burn::store::PyTorchToBurnAdapter, burn::store::PyTorchToBurnAdapter);", "ChainAdapter::new"},
+		}},
+		{"a trait method of the program's Dataset", burnCrateConfig("dataset"), userDataset, [][2]string{
+			{"let n = Items.is_empty();", "Dataset::is_empty"},
+			{"let i = Items.iter();", "Dataset::iter"},
+			{"let v = Items.get_many(&[0, 1]);", "Dataset::get_many"},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			firstCrateUnmodelled(t, c.config, c.items, c.candidates)
+		})
+	}
+}
+
+// TestBurnCratesFeatureGate: a name of a crate past burn-tensor that the
+// program's features leave out is rustc's error for a gated item, with
+// the feature of burn that compiles it in as the fix; a crate the program
+// depends on itself needs no gate of burn's.
+func TestBurnCratesFeatureGate(t *testing.T) {
+	noDefault := func(features ...string) string {
+		var q []string
+		for _, f := range features {
+			q = append(q, fmt.Sprintf("%q", f))
+		}
+		return "[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [" + strings.Join(q, ", ") + "] }\n"
+	}
+	cases := []struct {
+		name     string
+		features []string
+		stmts    []string // candidates: others model Burn's crates, and the test needs one they do not answer first
+		feature  string
+	}{
+		{"burn-train without train", []string{"std", "flex"}, []string{"let m = burn::train::metric::LearningRateMetric::new();", "let m = burn::train::metric::IterationSpeedMetric::new();"}, "train"},
+		{"burn-train's sys-metrics, which burn's metrics turns on", []string{"std", "flex", "train"}, []string{"let m = burn::train::metric::CpuUse::new();", "let m = burn::train::metric::CpuMemory::new();"}, "metrics"},
+		{"burn-dataset's vision without vision", []string{"std", "flex", "dataset"}, []string{"let d = burn::data::dataset::vision::ImageFolderDataset::new_classification(\"images\");", "let d = burn::data::dataset::vision::MnistDataset::train();"}, "vision"},
+		{"burn-optim without optim", []string{"std", "flex"}, []string{"let c = burn::optim::AdaGradConfig::new();", "let c = burn::grad_clipping::GradientClippingConfig::Value(1.0);", "let r = burn::lr_scheduler::LrSchedulerRecord::new();"}, "optim"},
+		{"burn-store without store", []string{"std", "flex"}, []string{"let f = burn::store::PathFilter::new();", "let r = burn::store::KeyRemapper::new();", "let a = burn::store::FloatCastAdapter::to(burn::tensor::DType::F16);", "let f = burn::store::PathFilter::none();", "let c = burn::store::Collector::new(None, None, false);", "let a = burn::store::Applier::new(Vec::new(), None, None, false);"}, "store"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var src string
+			var res engine.Result
+			var ds []engine.Diagnostic
+			for _, stmt := range c.stmts {
+				src = "fn main() {\n    " + stmt + "\n}\n"
+				res = run(t, engine.Request{Config: noDefault(c.features...), Snippet: src})
+				if ds = diagsOf(res, "feature-not-enabled"); len(ds) == 1 {
+					break
+				}
+			}
+			if len(ds) != 1 {
+				t.Fatalf("no candidate gives one feature-not-enabled diagnostic (a model answers every one without the feature?):\n%s", Summary(res))
+			}
+			d := ds[0]
+			want := fmt.Sprintf("is only compiled with the `%s` feature of burn", c.feature)
+			if len(d.Help) == 0 || !strings.Contains(d.Help[0], want) {
+				t.Errorf("help %q, want ..%s..", d.Help, want)
+			}
+			if len(d.Fixes) != 1 || !strings.Contains(d.Fixes[0].Title, fmt.Sprintf("`%s`", c.feature)) {
+				t.Errorf("fixes %+v, want one enabling %s", d.Fixes, c.feature)
+			}
+			if res.Status != "rejected" {
+				t.Errorf("status %s, want rejected", res.Status)
+			}
+			// With the feature, the name is Burn's: no gate error.
+			fixed := noDefault(append(append([]string{}, c.features...), c.feature)...)
+			res = run(t, engine.Request{Config: fixed, Snippet: src})
+			if ds := diagsOf(res, "feature-not-enabled"); len(ds) != 0 {
+				t.Errorf("with %s: %s", c.feature, ds[0].Help)
+			}
+			for _, d := range res.Diagnostics {
+				if strings.Contains(d.Message, "no function or associated item named") {
+					t.Errorf("with %s: rustc's error for a name Burn has: %s", c.feature, d.Message)
+				}
+			}
+		})
+	}
+	t.Run("train's own dependencies", func(t *testing.T) {
+		// burn-train asks burn-core for std and dataset
+		// (crates/burn-train/Cargo.toml): DataLoaderBuilder is there with
+		// burn's train alone.
+		res := run(t, engine.Request{Config: noDefault("train"), Snippet: "fn main() {\n    let b = burn::data::dataloader::DataLoaderBuilder::new(1);\n}\n"})
+		if ds := diagsOf(res, "feature-not-enabled"); len(ds) != 0 {
+			t.Errorf("%s: %s", ds[0].Message, ds[0].Help)
+		}
+	})
+	t.Run("a crate the program depends on itself", func(t *testing.T) {
+		config := "[dependencies]\nburn = { version = \"0.22\" }\nburn-store = { version = \"0.22\", features = [\"std\"] }\n"
+		res := run(t, engine.Request{Config: config, Snippet: "fn main() {\n    let r = burn_store::KeyRemapper::new();\n}\n"})
+		if ds := diagsOf(res, "feature-not-enabled"); len(ds) != 0 {
+			t.Errorf("%s: %s", ds[0].Message, ds[0].Help)
+		}
+	})
+}
+
+// TestBurnCratesUnknownName: a name no Burn crate has, on a type of one
+// of them or on the program's own Module, stays rustc's error.
+func TestBurnCratesUnknownName(t *testing.T) {
+	cases := []struct {
+		name, items, stmt, code, msg string
+	}{
+		{"an associated function burn-train's type lacks", "", "let m = burn::train::metric::CpuUse::frobnicate();",
+			"unknown-function", "no function or associated item named `frobnicate`"},
+		{"an associated function burn-dataset's type lacks", "", "let d = burn::data::dataset::InMemDataset::<i32>::frobnicate();",
+			"unknown-function", "no function or associated item named `frobnicate`"},
+		{"a method the program's Dataset lacks",
+			"use burn::data::dataset::Dataset;\nstruct Items;\nimpl Dataset<i32> for Items {\n    fn get(&self, index: usize) -> Option<i32> { None }\n    fn len(&self) -> usize { 0 }\n}\n",
+			"let x = Items.frobnicate();", "unknown-method", "no method named `frobnicate`"},
+		{"a method of the program's type that implements no Burn trait", "struct Plain;\n",
+			"let x = Plain.iter();", "unknown-method", "no method named `iter`"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.items + "fn main() {\n    " + c.stmt + "\n}\n"
+			res := run(t, engine.Request{Config: burnCrateConfig("train", "dataset"), Snippet: src})
+			ds := diagsOf(res, c.code)
+			if len(ds) != 1 || !strings.Contains(ds[0].Message, c.msg) {
+				t.Fatalf("want one %s ..%s..:\n%s", c.code, c.msg, Summary(res))
+			}
+			if len(diagsOf(res, "playground-unmodelled")) != 0 {
+				t.Errorf("a boundary for a name Burn lacks:\n%s", Summary(res))
+			}
+		})
 	}
 }

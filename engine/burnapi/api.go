@@ -3,6 +3,7 @@ package burnapi
 import (
 	_ "embed"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -36,23 +37,54 @@ func (it Item) Display() string {
 	return p + "::" + it.Name
 }
 
-// Features are the burn-tensor features the item's gate requires: the
-// plain feature atoms of its conjunction. Atoms under not(..) or any(..),
-// target conditions and other crates' features are not required here
-// (the playground's target and burn-tensor's dependencies enable them, or
-// the table cannot say).
-func (it Item) Features() []string {
-	if it.Feature == "" || strings.ContainsAny(it.Feature, "()|") {
+// Gate is one feature an item's cfg requires: burn-tensor's `autodiff`,
+// burn's `train`, burn-dataset's `vision`.
+type Gate struct {
+	Crate   string // the package: burn-tensor, burn, burn-core, burn-dataset, ...
+	Feature string
+}
+
+// Gates are the features the item's gate requires: the plain feature
+// atoms of its conjunction, each with its crate (burn-tensor's when the
+// table leaves it unqualified). Atoms under not(..) or any(..) and target
+// conditions are not required here (the playground's target decides
+// them, or the table cannot say).
+func (it Item) Gates() []Gate {
+	if it.Feature == "" {
 		return nil
 	}
-	var out []string
-	for _, a := range strings.Split(it.Feature, "&") {
-		if a == "" || strings.ContainsAny(a, "!=/") {
+	var out []Gate
+	for _, a := range splitAnd(it.Feature) {
+		if a == "" || strings.ContainsAny(a, "!=()|") {
 			continue
 		}
-		out = append(out, a)
+		if c, f, ok := strings.Cut(a, "/"); ok {
+			out = append(out, Gate{Crate: c, Feature: f})
+		} else {
+			out = append(out, Gate{Crate: "burn-tensor", Feature: a})
+		}
 	}
 	return out
+}
+
+// splitAnd splits a gate at its top-level `&`s.
+func splitAnd(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '&':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // ForKind reports whether a Tensor item exists for the kind ("Float",
@@ -77,9 +109,17 @@ type Table struct {
 	Items   []Item
 	Commit  string // the Burn commit its header names
 	byOwner map[string][]int
-	aliases map[string]string // burn::tensor -> burn_tensor
-	types   map[string][]string
-	listed  map[string]bool // the types whose members the table lists (not extern)
+	aliases map[string]string   // burn::tensor -> burn_tensor
+	types   map[string][]string // burn-tensor's types by name
+	listed  map[string]bool     // the types whose members the table lists (not extern)
+	// allTypes are the types of every crate the table reads, by name;
+	// traits the traits; impls the traits each type implements (impl
+	// rows), by the type's path.
+	allTypes map[string][]string
+	traits   map[string][]string
+	impls    map[string][]string
+	deps     []Item              // dep rows
+	features map[string][]string // feature rows: "crate/feature" -> what it turns on
 }
 
 var (
@@ -104,11 +144,14 @@ func mustParse(text string) *Table {
 
 // Parse reads a table in api.tsv's format.
 func Parse(text string) (*Table, error) {
-	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{}}
+	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{},
+		allTypes: map[string][]string{}, traits: map[string][]string{}, impls: map[string][]string{}, features: map[string][]string{}}
 	header := false
 	for n, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		if rest, ok := strings.CutPrefix(line, "# The public API of burn-tensor at tracel-ai/burn "); ok {
-			t.Commit, _, _ = strings.Cut(rest, ",")
+		for _, prefix := range []string{"# The public API of Burn at tracel-ai/burn ", "# The public API of burn-tensor at tracel-ai/burn "} {
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				t.Commit, _, _ = strings.Cut(rest, ",")
+			}
 		}
 		if strings.HasPrefix(line, "#") || line == "" {
 			continue
@@ -148,10 +191,31 @@ func Parse(text string) (*Table, error) {
 				t.aliases[it.Path+"::"+it.Name] = it.Params
 			}
 		case "struct", "enum", "trait", "type", "extern":
-			t.types[it.Name] = append(t.types[it.Name], it.Path+"::"+it.Name)
-			if it.Kind != "extern" {
-				t.listed[it.Path+"::"+it.Name] = true
+			full := it.Path + "::" + it.Name
+			if !strings.HasPrefix(it.Path, "burn::") {
+				// burn-tensor's own types (and what it re-exports):
+				// the members of those the table lists are all of them.
+				t.types[it.Name] = append(t.types[it.Name], full)
+				if it.Kind != "extern" {
+					t.listed[full] = true
+				}
 			}
+			if it.Kind != "extern" {
+				t.allTypes[it.Name] = append(t.allTypes[it.Name], full)
+			}
+			if it.Kind == "trait" {
+				t.traits[it.Name] = append(t.traits[it.Name], full)
+			}
+		case "impl":
+			t.impls[it.Path] = append(t.impls[it.Path], it.Name)
+		case "dep":
+			t.deps = append(t.deps, it)
+		case "feature":
+			var toks []string
+			if it.Params != "" {
+				toks = strings.Split(it.Params, ",")
+			}
+			t.features[it.Path+"/"+it.Name] = toks
 		}
 	}
 	if !header {
@@ -202,16 +266,39 @@ func (t *Table) TypePath(name string) (string, bool) {
 	return ps[0], true
 }
 
-// Member is a method or associated function of a type burn-tensor exports,
+// Member is a method or associated function of a type Burn exports,
 // found by the type's name: the rows for the tensor kind when kind is
 // given ("Float", "Int", "Bool"). method says a method-call syntax
 // (`x.name()`), which only methods answer; a path call (`Type::name(..)`)
-// takes both.
+// takes both. A name burn-tensor's types do not have is looked for in
+// every crate's types of that name (burn::nn's InterpolateMode beside
+// burn-tensor's), and in the traits each implements (Dataset::iter of
+// MnistDataset, Module::num_params of Linear).
 func (t *Table) Member(typ, name, kind string, method bool) []Item {
-	p, ok := t.TypePath(typ)
-	if !ok {
-		return nil
+	if p, ok := t.TypePath(typ); ok {
+		if out := t.members(p, name, kind, method); len(out) > 0 {
+			return out
+		}
 	}
+	var out []Item
+	for _, p := range t.allTypes[typ] {
+		out = append(out, t.members(p, name, kind, method)...)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, p := range t.allTypes[typ] {
+		out = append(out, t.TraitMember(t.impls[p], name, method)...)
+	}
+	if len(out) == 0 && t.IsTrait(typ) {
+		// A trait's function called by the trait's name
+		// (Dataset::get(&items, 0)).
+		out = t.TraitMember([]string{typ}, name, method)
+	}
+	return out
+}
+
+func (t *Table) members(p, name, kind string, method bool) []Item {
 	var out []Item
 	for _, i := range t.byOwner[p] {
 		it := t.Items[i]
@@ -230,6 +317,196 @@ func (t *Table) Member(typ, name, kind string, method bool) []Item {
 		out = append(out, it)
 	}
 	return out
+}
+
+// TraitMember is a method (or, for a path call, an associated function)
+// of one of Burn's traits, by the traits' names (Module, Dataset,
+// Batcher): the trait's own declaration or a supertrait's. It is how a
+// type that implements the trait has it: the program's own struct that
+// derives Module, Burn's types through their impl rows.
+func (t *Table) TraitMember(traits []string, name string, method bool) []Item {
+	var out []Item
+	seen := map[string]bool{}
+	var visit func(trait string, depth int)
+	visit = func(trait string, depth int) {
+		if depth > 8 {
+			return
+		}
+		for _, p := range t.traits[trait] {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			for _, i := range t.byOwner[p] {
+				it := t.Items[i]
+				if it.Kind == "trait-method" && it.Name == name && (!method || it.Receiver != "") {
+					out = append(out, it)
+				}
+			}
+			for _, i := range t.byOwner[p[:strings.LastIndex(p, "::")]] {
+				if it := t.Items[i]; it.Kind == "trait" && it.Name == trait && it.Where != "" {
+					for _, super := range strings.Split(it.Where, "+") {
+						visit(traitHead(super), depth+1)
+					}
+				}
+			}
+		}
+	}
+	for _, tr := range traits {
+		visit(traitHead(tr), 0)
+	}
+	return out
+}
+
+// traitHead is a trait's name without its path and generics
+// (burn::module::Module<B> -> Module).
+func traitHead(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	return strings.TrimSpace(s)
+}
+
+// IsTrait reports whether Burn exports a trait of that name.
+func (t *Table) IsTrait(name string) bool { return len(t.traits[name]) > 0 }
+
+// Closure is every feature of Burn's crates Cargo turns on from those
+// the program's features turn on ("crate/feature" keys, as engine/config
+// propagates them through burn's, burn-core's and burn-tensor's feature
+// graph): what the crates past burn-tensor ask of each other
+// (crates/burn-train/Cargo.toml asks burn-core for std and dataset, its
+// default is sys-metrics, tui and rl), followed through the table's
+// feature and dep rows as Cargo unifies them.
+func (t *Table) Closure(features map[string]bool) map[string]bool {
+	on := map[string]bool{}
+	active := map[string]bool{"burn": true}
+	waiting := map[string][]string{} // a crate's weak x?/y keys, until it is active
+	var queue []string
+	enable := func(k string) {
+		if !on[k] {
+			on[k] = true
+			queue = append(queue, k)
+		}
+	}
+	var activateCrate func(c string)
+	activateDep := func(c, dep string) {
+		for _, d := range t.deps {
+			if d.Path != c || d.Name != dep {
+				continue
+			}
+			activateCrate(dep)
+			if d.Params != "" {
+				for _, f := range strings.Split(d.Params, ",") {
+					enable(dep + "/" + f)
+				}
+			}
+		}
+	}
+	activateCrate = func(c string) {
+		if active[c] {
+			return
+		}
+		active[c] = true
+		for _, k := range waiting[c] {
+			enable(k)
+		}
+		delete(waiting, c)
+		for _, d := range t.deps {
+			if d.Path == c && d.Feature == "" {
+				activateDep(c, d.Name)
+			}
+		}
+	}
+	keys := make([]string, 0, len(features))
+	for k, v := range features {
+		if v {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c, _, _ := strings.Cut(k, "/")
+		activateCrate(c)
+		enable(k)
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		c, f, _ := strings.Cut(k, "/")
+		toks, isFeature := t.features[k]
+		if !isFeature {
+			// The implicit feature of an optional dependency.
+			activateDep(c, f)
+			continue
+		}
+		for _, tok := range toks {
+			switch {
+			case strings.HasPrefix(tok, "dep:"):
+				activateDep(c, tok[4:])
+			case strings.Contains(tok, "?/"):
+				dep, feat, _ := strings.Cut(tok, "?/")
+				if active[dep] {
+					enable(dep + "/" + feat)
+				} else {
+					waiting[dep] = append(waiting[dep], dep+"/"+feat)
+				}
+			case strings.Contains(tok, "/"):
+				dep, feat, _ := strings.Cut(tok, "/")
+				activateDep(c, dep)
+				enable(dep + "/" + feat)
+			default:
+				enable(c + "/" + tok)
+			}
+		}
+	}
+	return on
+}
+
+// Naming are the features of crate whose feature row names the gate
+// (burn's metrics turns on burn-train?/sys-metrics), in name order.
+func (t *Table) Naming(crate, gateCrate, gateFeature string) []string {
+	var out []string
+	for k, toks := range t.features {
+		c, f, _ := strings.Cut(k, "/")
+		if c != crate {
+			continue
+		}
+		for _, tok := range toks {
+			if tok == gateCrate+"/"+gateFeature || tok == gateCrate+"?/"+gateFeature {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CrateGate is the gate under which burn's facade reaches a crate past
+// burn-tensor (burn-train: burn's train), and the crate's Rust name: a
+// program that depends on the crate itself reaches its items without it.
+func (t *Table) CrateGate(pkg string) (gates []Gate, rustName string, ok bool) {
+	for _, i := range t.byOwner["burn"] {
+		if it := t.Items[i]; it.Kind == "crate" && it.Name == pkg {
+			return it.Gates(), it.Params, true
+		}
+	}
+	return nil, "", false
+}
+
+// Crate is the package an item is defined in, from its source
+// (crates/burn-train/src/.. -> burn-train).
+func (it Item) Crate() string {
+	rest, ok := strings.CutPrefix(it.Source, "crates/")
+	if !ok {
+		return ""
+	}
+	c, _, _ := strings.Cut(rest, "/")
+	return c
 }
 
 // Function is a function of a burn-tensor module, by the path a program
@@ -273,7 +550,7 @@ func (t *Table) Lists(owner []string) bool {
 		return true
 	}
 	for _, i := range t.byOwner[p] {
-		if t.Items[i].Kind == "fn" {
+		if t.Items[i].Kind == "fn" && !strings.HasPrefix(p, "burn::") {
 			return true
 		}
 	}

@@ -99,22 +99,28 @@ func TestTableKinds(t *testing.T) {
 	}
 }
 
-func TestItemFeatures(t *testing.T) {
+func TestItemGates(t *testing.T) {
 	cases := []struct {
 		feature string
 		want    string
 	}{
 		{"", ""},
-		{"autodiff", "autodiff"},
-		{"std&autodiff", "std,autodiff"},
-		{"remote&!target_family=wasm", "remote"},
-		{"remote&(target_family=wasm|doc)", ""},
-		{"burn-std/std", ""},
+		{"autodiff", "burn-tensor/autodiff"},
+		{"std&autodiff", "burn-tensor/std,burn-tensor/autodiff"},
+		{"remote&!target_family=wasm", "burn-tensor/remote"},
+		{"remote&(target_family=wasm|doc)", "burn-tensor/remote"},
+		{"burn-std/std", "burn-std/std"},
+		{"burn/train", "burn/train"},
+		{"burn-core/std&burn-core/dataset&burn-dataset/vision", "burn-core/std,burn-core/dataset,burn-dataset/vision"},
+		{"burn-core/std&(burn-dataset/sqlite|burn-dataset/sqlite-bundled)", "burn-core/std"},
 	}
 	for _, c := range cases {
-		got := strings.Join(Item{Feature: c.feature}.Features(), ",")
-		if got != c.want {
-			t.Errorf("Features(%q) = %q, want %q", c.feature, got, c.want)
+		var got []string
+		for _, g := range (Item{Feature: c.feature}).Gates() {
+			got = append(got, g.Crate+"/"+g.Feature)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("Gates(%q) = %q, want %q", c.feature, strings.Join(got, ","), c.want)
 		}
 	}
 }
@@ -153,5 +159,100 @@ func TestTableLists(t *testing.T) {
 		if got := tb.Lists(c.owner); got != c.want {
 			t.Errorf("Lists(%v) = %v, want %v", c.owner, got, c.want)
 		}
+	}
+}
+
+// TestTableBurnCrates: the crates past burn-tensor, by the names programs
+// call them with: associated functions and variants by their type,
+// methods through the traits the types implement, the traits' own
+// methods for a program's type that derives or implements them.
+func TestTableBurnCrates(t *testing.T) {
+	tb := Default()
+	cases := []struct {
+		name    string
+		got     []Item
+		kind    string
+		feature string // a fragment of the first row's gate
+		source  string
+	}{
+		{"DataLoaderBuilder::new", tb.Member("DataLoaderBuilder", "new", "", false), "assoc", "burn-core/dataset", "crates/burn-core/src/data/dataloader/builder.rs:"},
+		{"MnistDataset::train", tb.Member("MnistDataset", "train", "", false), "assoc", "burn-dataset/vision", "crates/burn-dataset/src/vision/mnist.rs:"},
+		{"AccuracyMetric::new", tb.Member("AccuracyMetric", "new", "", false), "assoc", "burn/train", "crates/burn-train/src/metric/acc.rs:"},
+		{"LossMetric::new", tb.Member("LossMetric", "new", "", false), "assoc", "burn/train", "crates/burn-train/src/metric/loss.rs:"},
+		{"HuggingfaceDatasetLoader::new", tb.Member("HuggingfaceDatasetLoader", "new", "", false), "assoc", "burn-dataset/sqlite", "crates/burn-dataset/src/source/huggingface/downloader.rs:"},
+		{"ModuleRecord::load", tb.Member("ModuleRecord", "load", "", false), "assoc", "burn-core/std", "crates/burn-core/src/store/mod.rs:"},
+		{"PytorchStore::from_file", tb.Member("PytorchStore", "from_file", "", false), "assoc", "burn-store/pytorch", "crates/burn-store/src/pytorch/store.rs:"},
+		{"TrainingStrategy::Custom", tb.Member("TrainingStrategy", "Custom", "", false), "variant", "burn/train", "crates/burn-train/src/learner/"},
+		{"CheckpointerError::Unknown", tb.Member("CheckpointerError", "Unknown", "", false), "variant", "burn/train", "crates/burn-train/src/checkpoint/base.rs:"},
+		{"SeqLengthOption::Fixed", tb.Member("SeqLengthOption", "Fixed", "", false), "variant", "", "crates/burn-nn/src/modules/attention/mask.rs:"},
+		{"LinearConfig::new (derive(Config))", tb.Member("LinearConfig", "new", "", false), "assoc", "", "crates/burn-nn/src/modules/linear.rs:"},
+		{"AdamConfig.with_epsilon (derive(Config))", tb.Member("AdamConfig", "with_epsilon", "", true), "method", "burn/optim", "crates/burn-optim/src/optim/adam.rs:"},
+		{"MnistDataset.iter (Dataset's)", tb.Member("MnistDataset", "iter", "", true), "trait-method", "burn-core/dataset", "crates/burn-dataset/src/dataset/base.rs:"},
+		{"Linear.num_params (derive(Module): Module's)", tb.Member("Linear", "num_params", "", true), "trait-method", "", "crates/burn-core/src/module/base.rs:"},
+		{"Module::load_record", tb.TraitMember([]string{"Module"}, "load_record", true), "trait-method", "", "crates/burn-core/src/module/base.rs:"},
+		{"Module::into_record", tb.TraitMember([]string{"Module"}, "into_record", true), "trait-method", "", "crates/burn-core/src/module/base.rs:"},
+		{"Module::save_file", tb.TraitMember([]string{"Module"}, "save_file", true), "trait-method", "", "crates/burn-core/src/module/base.rs:"},
+		{"Dataset::iter of the program's Dataset", tb.TraitMember([]string{"Dataset"}, "iter", true), "trait-method", "", "crates/burn-dataset/src/dataset/base.rs:"},
+		{"Batcher::batch", tb.TraitMember([]string{"Batcher"}, "batch", true), "trait-method", "", "crates/burn-core/src/data/dataloader/batcher.rs:"},
+		{"Metric::update", tb.TraitMember([]string{"Metric"}, "update", true), "trait-method", "burn/train", "crates/burn-train/src/metric/base.rs:"},
+		{"devices of an AutodiffModule (its supertrait Module's)", tb.TraitMember([]string{"AutodiffModule"}, "devices", true), "trait-method", "", "crates/burn-core/src/module/base.rs:"},
+	}
+	for _, c := range cases {
+		if len(c.got) == 0 {
+			t.Errorf("%s: not in the table", c.name)
+			continue
+		}
+		if c.got[0].Kind != c.kind {
+			t.Errorf("%s: a %s row, want %s", c.name, c.got[0].Kind, c.kind)
+		}
+		if !strings.Contains(c.got[0].Feature, c.feature) {
+			t.Errorf("%s: feature %q, want ..%s..", c.name, c.got[0].Feature, c.feature)
+		}
+		if !strings.HasPrefix(c.got[0].Source, c.source) {
+			t.Errorf("%s: source %q, want %s...", c.name, c.got[0].Source, c.source)
+		}
+	}
+	for _, absent := range [][]Item{
+		tb.Member("AccuracyMetric", "frobnicate", "", false),
+		tb.TraitMember([]string{"Dataset"}, "frobnicate", true),
+		tb.Member("MnistDataset", "train", "", true), // an associated function is no method
+	} {
+		if len(absent) != 0 {
+			t.Errorf("found %+v", absent[0])
+		}
+	}
+	// A name burn-tensor's types have is still burn-tensor's alone.
+	for _, it := range tb.Member("InterpolateMode", "Nearest", "", false) {
+		if !strings.HasPrefix(it.Path, "burn_tensor") {
+			t.Errorf("InterpolateMode::Nearest: %s", it.Path)
+		}
+	}
+}
+
+// TestTableClosure: the features one of Burn's crates asks of another are
+// on when that crate is in the build (burn-train asks burn-core for std
+// and dataset), and a crate's own feature rows propagate (burn-train's
+// default turns on sys-metrics).
+func TestTableClosure(t *testing.T) {
+	tb := Default()
+	train := tb.Closure(map[string]bool{"burn/train": true, "burn/burn-train": true})
+	for _, k := range []string{"burn-core/std", "burn-core/dataset", "burn-optim/std"} {
+		if !train[k] {
+			t.Errorf("with burn's train: %s is off", k)
+		}
+	}
+	if train["burn-train/sys-metrics"] {
+		t.Error("burn-train's sys-metrics on without its default")
+	}
+	def := tb.Closure(map[string]bool{"burn/train": true, "burn/burn-train": true, "burn-train/default": true})
+	if !def["burn-train/sys-metrics"] {
+		t.Error("burn-train's default does not turn on its sys-metrics")
+	}
+	if none := tb.Closure(map[string]bool{"burn/std": true}); none["burn-core/dataset"] {
+		t.Error("burn-core's dataset on with burn's std alone")
+	}
+	gates, name, ok := tb.CrateGate("burn-train")
+	if !ok || name != "burn_train" || len(gates) != 1 || gates[0] != (Gate{Crate: "burn", Feature: "train"}) {
+		t.Errorf("CrateGate(burn-train) = %v %q %v", gates, name, ok)
 	}
 }

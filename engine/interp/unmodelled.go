@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +17,7 @@ import (
 )
 
 // CodeUnmodelled is a Burn item that exists at the modelled commit (it is
-// in burnapi's table of burn-tensor's public API) but that the engine does
+// in burnapi's table of Burn's public API) but that the engine does
 // not model: the call's value is unknown, and what is computed from it is
 // not checked.
 const CodeUnmodelled = "playground-unmodelled"
@@ -26,8 +28,13 @@ const CodeUnmodelled = "playground-unmodelled"
 var unknownNameCodes = map[string]bool{"unknown-method": true, "unknown-function": true, "unsupported-api": true}
 
 // burnItems are the rows of burnapi's table a call names, or nil when
-// Burn has no such item (then rustc's error stands).
-func burnItems(call dispatch.Call) []burnapi.Item {
+// Burn has no such item (then rustc's error stands): a function of a
+// module, an associated function or variant of a type by its name
+// (`DataLoaderBuilder::new`, `TrainingStrategy::Custom`), a method of a
+// Burn value by its type, and a method a value of the program's own type
+// has from one of Burn's traits it derives or implements (`load_record`
+// of a struct deriving Module, `iter` of its Dataset).
+func (in *interp) burnItems(call dispatch.Call) []burnapi.Item {
 	t := burnapi.Default()
 	if len(call.Path) > 0 {
 		p := call.Path
@@ -52,16 +59,55 @@ func burnItems(call dispatch.Call) []burnapi.Item {
 		}
 		return out
 	case *dispatch.Enum:
+		if _, decl := in.userDecl(r); decl != nil {
+			return t.TraitMember(in.burnTraitsOf(decl), call.Method, true)
+		}
 		return t.Member(r.Type, call.Method, "", true)
 	case nil:
 		return nil
 	default:
-		name := r.TypeName()
-		if i := strings.IndexByte(name, '<'); i >= 0 {
-			name = name[:i]
-		}
-		return t.Member(name, call.Method, "", true)
+		return t.Member(typeNameOf(r), call.Method, "", true)
 	}
+}
+
+// typeNameOf is a Burn value's type by its name, without its path and
+// generics (burn::nn::Linear<B> -> Linear).
+func typeNameOf(v dispatch.Value) string {
+	name := v.TypeName()
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		name = name[:i]
+	}
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	return name
+}
+
+// burnTraitsOf are the traits of Burn's a type of the program derives
+// (`#[derive(Module, Config)]`) or implements (`impl Dataset<Item> for
+// Items`): the program's own traits of the same name are not Burn's.
+func (in *interp) burnTraitsOf(decl *syntax.StructDecl) []string {
+	t := burnapi.Default()
+	var out []string
+	for _, a := range decl.Attrs {
+		if a.Path != "derive" {
+			continue
+		}
+		for _, tok := range a.Args {
+			if tok.Kind == syntax.Ident && t.IsTrait(tok.Text) && in.traits[tok.Text] == nil {
+				out = append(out, tok.Text)
+			}
+		}
+	}
+	for _, im := range in.impls {
+		if im.Trait == nil || im.For == nil || lastSeg(im.For) != decl.Name {
+			continue
+		}
+		if name := lastSeg(im.Trait); t.IsTrait(name) && in.traits[name] == nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // ownerOf is what a call names the owner of its item: a type's name, a
@@ -81,35 +127,44 @@ func ownerOf(call dispatch.Call) []string {
 	case nil:
 		return nil
 	default:
-		name := r.TypeName()
-		if i := strings.IndexByte(name, '<'); i >= 0 {
-			name = name[:i]
-		}
-		return []string{name}
+		return []string{typeNameOf(r)}
 	}
 }
 
 // missingFeature is the first feature of the items' gate that the
-// program's Cargo.toml does not enable, when no row of the item is
-// compiled in; "" when one is.
-func (in *interp) missingFeature(items []burnapi.Item) string {
-	first := ""
+// program's Cargo.toml does not turn on, when no row of the item is
+// compiled in; ok is false when one is. A gate is its own crate's feature
+// (burn-tensor's autodiff, burn's train, burn-dataset's vision), on when
+// Burn's feature graph propagates the program's features to it, or when
+// one of Burn's crates in the build asks for it (burn-train asks burn-core
+// for std and dataset), as Cargo unifies them.
+func (in *interp) missingFeature(items []burnapi.Item) (burnapi.Gate, bool) {
+	t := burnapi.Default()
+	on := t.Closure(in.opts.Config.Features)
+	var first burnapi.Gate
+	found := false
 	for _, it := range items {
-		missing := ""
-		for _, f := range it.Features() {
-			if !in.opts.Config.Enabled("burn-tensor", f) {
-				missing = f
+		// A crate the program depends on itself (burn-store = ..) is
+		// there without the gate of burn's facade.
+		var skip []burnapi.Gate
+		if gates, name, ok := t.CrateGate(it.Crate()); ok && slices.Contains(in.opts.Crates, name) {
+			skip = gates
+		}
+		var missing *burnapi.Gate
+		for _, g := range it.Gates() {
+			if !on[g.Crate+"/"+g.Feature] && !slices.Contains(skip, g) {
+				missing = &g
 				break
 			}
 		}
-		if missing == "" {
-			return ""
+		if missing == nil {
+			return burnapi.Gate{}, false
 		}
-		if first == "" {
-			first = missing
+		if !found {
+			first, found = *missing, true
 		}
 	}
-	return first
+	return first, found
 }
 
 // unmodelled answers a call the engine rejected with an unknown-name
@@ -121,7 +176,7 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 	if !unknownNameCodes[ue.Code] {
 		return nil, nil, false
 	}
-	items := burnItems(call)
+	items := in.burnItems(call)
 	if len(items) == 0 {
 		if ue.Code == "unsupported-api" && burnapi.Default().Lists(ownerOf(call)) {
 			// The engine took the name for Burn's, and Burn has no such
@@ -133,19 +188,23 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 		return nil, nil, false
 	}
 	it := items[0]
-	if f := in.missingFeature(items); f != "" {
+	if g, missing := in.missingFeature(items); missing {
 		msg := ue.Message
 		if ue.Code == "unsupported-api" {
 			_, msg = unknownName(call)
 		}
-		help := fmt.Sprintf("`%s` is only compiled with the `%s` feature of burn", it.Name, f)
+		name := displayName(call, it)
+		var help string
 		var hints []dispatch.FixHint
-		if burnEnables(f) {
+		if f, ok := in.burnFeatureFor(g); ok {
+			help = fmt.Sprintf("`%s` is only compiled with the `%s` feature of burn", name, f)
 			hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", f), Arg: dispatch.NoArg, AddFeature: f}}
-		} else {
+		} else if g.Crate == "burn-tensor" {
 			// burn's feature of that name does not reach burn-tensor's
 			// (burn's cubecl is only its cubecl dependency).
-			help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", it.Name, f)
+			help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", name, g.Feature)
+		} else {
+			help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn of that name turns on", name, g.Crate, g.Feature)
 		}
 		in.report(diag.Diagnostic{Code: "feature-not-enabled", Severity: diag.Error, Phase: diag.Check, Message: msg,
 			File: diag.MainRS, Range: r, Help: []string{help}, Fixes: in.fixes(hints, site, inputs)})
@@ -180,19 +239,50 @@ func displayName(call dispatch.Call, it burnapi.Item) string {
 	return typ + "::" + it.Name
 }
 
-// burnEnabling memoises burnEnables.
+// burnEnabling memoises burnFeatureFor.
 var burnEnabling sync.Map
 
-// burnEnables reports whether burn's feature f turns on burn-tensor's
-// feature f through Burn's feature graph, which is when "enable the
-// feature of burn" fixes a gate of burn-tensor's.
-func burnEnables(f string) bool {
-	if v, ok := burnEnabling.Load(f); ok {
+// burnFeatureFor is the feature of burn that turns the gate on when the
+// program enables it beside the burn features it has: the feature of the
+// gate's name (burn's train for burn/train, burn's vision for
+// burn-dataset's vision once the dataset is in, burn's autodiff for
+// burn-tensor's), or else one of burn's features that names the gate
+// (burn's metrics for burn-train's sys-metrics). ok is false when none
+// does (burn's cubecl is only its cubecl dependency).
+func (in *interp) burnFeatureFor(g burnapi.Gate) (string, bool) {
+	var have []string
+	for k, on := range in.opts.Config.Features {
+		if f, ok := strings.CutPrefix(k, "burn/"); ok && on && !strings.HasPrefix(f, "burn-") {
+			have = append(have, f)
+		}
+	}
+	sort.Strings(have)
+	for _, f := range append([]string{g.Feature}, burnapi.Default().Naming("burn", g.Crate, g.Feature)...) {
+		if burnTurnsOn(have, f, g) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// burnTurnsOn reports whether burn's feature f, beside the features have,
+// turns the gate on.
+func burnTurnsOn(have []string, f string, g burnapi.Gate) bool {
+	key := g.Crate + "/" + g.Feature + "|" + f + "|" + strings.Join(have, ",")
+	if v, ok := burnEnabling.Load(key); ok {
 		return v.(bool)
 	}
-	c, _ := config.Parse(fmt.Sprintf("[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [%q] }\n", f))
-	on := c.Dispatch.Enabled("burn-tensor", f)
-	burnEnabling.Store(f, on)
+	feats := append(append([]string{}, have...), f)
+	quoted := make([]string, len(feats))
+	for i, x := range feats {
+		quoted[i] = strconv.Quote(x)
+	}
+	c, _ := config.Parse(fmt.Sprintf("[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [%s] }\n", strings.Join(quoted, ", ")))
+	on := false
+	if c != nil {
+		on = burnapi.Default().Closure(c.Dispatch.Features)[g.Crate+"/"+g.Feature]
+	}
+	burnEnabling.Store(key, on)
 	return on
 }
 
@@ -217,13 +307,12 @@ func unknownName(call dispatch.Call) (string, string) {
 }
 
 // burnEnumMethod is a method call on a value of one of Burn's enums
-// (DType, Distribution, ...), which the engine keeps as plain enum values:
-// Burn's methods of it are unmodelled, not unknown.
+// (DType, Distribution, ...), which the engine keeps as plain enum values,
+// or on a value of the program's own type that has the method from one of
+// Burn's traits (a Dataset's iter): Burn's methods of it are unmodelled,
+// not unknown.
 func (in *interp) burnEnumMethod(recv value, e *syntax.MethodCallExpr, args []value, ue *dispatch.UsageError) (value, *signal, bool) {
 	if _, ok := dispatch.Deref(recv).(*dispatch.Enum); !ok {
-		return nil, nil, false
-	}
-	if _, decl := in.userDecl(recv); decl != nil {
 		return nil, nil, false
 	}
 	inputs := []source.Range{e.Recv.Span()}
@@ -266,7 +355,7 @@ func (in *interp) forgetMutated(call dispatch.Call, recv syntax.Expr, args []syn
 		return
 	}
 	if recv != nil && isPlace(recv) {
-		for _, it := range burnItems(call) {
+		for _, it := range in.burnItems(call) {
 			if it.Receiver == "&mut self" {
 				in.store(recv, unknown)
 				break

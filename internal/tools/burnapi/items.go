@@ -36,6 +36,16 @@ type item struct {
 	exported bool // #[macro_export]
 	// struct, enum
 	derives []string // #[derive(..)]: the last segment of each
+	// struct
+	fields []field // a struct's named fields (nil for a tuple or unit struct)
+}
+
+// field is a named field of a struct: what #[derive(Config)] makes its
+// constructor and builders of.
+type field struct {
+	name   string
+	typ    string
+	config bool // #[config(..)]: a field with a default, set by with_<name>
 }
 
 type variant struct {
@@ -67,11 +77,7 @@ func (c cfg) and(o cfg) cfg {
 		if e == "" {
 			continue
 		}
-		parts := []string{e}
-		if !strings.ContainsAny(e, "()|") {
-			parts = strings.Split(e, "&")
-		}
-		for _, a := range parts {
+		for _, a := range splitTop(e, '&') {
 			dup := false
 			for _, x := range atoms {
 				dup = dup || x == a
@@ -303,6 +309,17 @@ func (p *parser) parseItem() *item {
 			s, e := p.skipAngle()
 			it.generics = p.text(s, e)
 		}
+		for !p.done() && !p.is("{") && !p.is(";") && !p.is("(") {
+			if p.is("<") {
+				p.skipAngle()
+				continue
+			}
+			p.pos++
+		}
+		if p.is("{") {
+			it.fields = p.parseFields()
+			return it
+		}
 		p.skipToItemEnd()
 		return it
 	case p.is("enum"):
@@ -521,6 +538,61 @@ func (p *parser) parseImpl() *item {
 		p.pos++
 	}
 	return it
+}
+
+// parseFields reads a struct's `{ .. }` of named fields, past its close.
+func (p *parser) parseFields() []field {
+	p.pos++ // {
+	var out []field
+	for !p.done() && !p.is("}") {
+		f := field{}
+		for p.is("#") {
+			p.pos++
+			if !p.is("[") {
+				continue
+			}
+			open := p.pos
+			p.skipGroup()
+			if attr := p.toks[open+1 : p.pos-1]; len(attr) > 0 && attr[0].text == "config" {
+				f.config = true
+			}
+		}
+		if p.is("pub") {
+			p.pos++
+			if p.is("(") {
+				p.skipGroup()
+			}
+		}
+		if p.is("}") || p.peek(0).kind != tIdent {
+			if !p.is("}") {
+				p.pos++
+			}
+			continue
+		}
+		f.name = p.peek(0).text
+		p.pos++
+		if p.is(":") {
+			p.pos++
+		}
+		start := p.peek(0).off
+		for !p.done() && !p.is(",") && !p.is("}") {
+			switch {
+			case p.is("<"):
+				p.skipAngle()
+			case p.is("(") || p.is("[") || p.is("{"):
+				p.skipGroup()
+			default:
+				p.pos++
+			}
+		}
+		f.typ = p.text(start, p.peek(0).off)
+		if p.is(",") {
+			p.pos++
+		}
+		out = append(out, f)
+	}
+	p.pos++ // }
+	return out
 }
 
 func (p *parser) parseVariants() []variant {

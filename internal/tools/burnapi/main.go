@@ -1,6 +1,6 @@
-// Command burnapi extracts the public API of burn-tensor, as a program
-// calls it, from Burn's source and writes it as the table the engine
-// embeds (engine/burnapi/api.tsv).
+// Command burnapi extracts the public API of Burn, as a program calls it,
+// from Burn's source and writes it as the table the engine embeds
+// (engine/burnapi/api.tsv).
 //
 //	go run ./internal/tools/burnapi -burn BURN_GIT_DIR -o engine/burnapi/api.tsv
 //
@@ -12,7 +12,11 @@
 // Tolerance, Distribution, DType, the element types, the slices and s!)
 // with their methods, the function modules (activation, module, linalg,
 // signal, grid, loss), each with its feature gate, and the paths the burn
-// and burn-core crates give burn-tensor.
+// and burn-core crates give burn-tensor; then the public items of
+// burn-core, burn-nn, burn-optim, burn-train, burn-dataset, burn-store,
+// burn-rl and burn-vision at the paths burn's facade gives them, with
+// their impls, what their derives generate, and the dependencies between
+// those crates with the features each asks of the others.
 package main
 
 import (
@@ -74,7 +78,7 @@ func openReader(dir string) (reader, error) {
 		return &treeReader{dir: dir}, nil
 	}
 	g := &gitReader{dir: dir, files: map[string]bool{}}
-	out, err := g.git("ls-tree", "-r", "--name-only", "HEAD", "crates")
+	out, err := g.git("ls-tree", "-r", "--name-only", "HEAD", "crates", "Cargo.toml")
 	if err != nil {
 		return nil, fmt.Errorf("%s is neither a work tree of burn nor a git directory: %v", dir, err)
 	}
@@ -168,80 +172,48 @@ func Generate(src reader) ([]byte, error) {
 	std := w.load("burn_std", "burn-std", "crates/burn-std")
 	tensor := w.load("burn_tensor", "burn-tensor", "crates/burn-tensor")
 	core := w.load("burn_core", "burn-core", "crates/burn-core")
+	var others []*crate // the crates past burn-tensor burn's facade reaches
+	for _, c := range facadeCrates {
+		if src.exists("crates/" + c.pkg + "/src/lib.rs") {
+			others = append(others, w.load(c.name, c.pkg, "crates/"+c.pkg))
+		}
+	}
 	burn := w.load("burn", "burn", "crates/burn")
 	if len(w.missing) > 0 {
 		// Every module a crate declares has its file: a missing one means
 		// the snapshot is not Burn's, or the scanner misread a declaration.
 		return nil, fmt.Errorf("module files not found: %s", strings.Join(w.missing, ", "))
 	}
-	_ = std
 	kinds := kindTraits(w, tensor)
 
 	items, _ := w.walk(tensor)
-	var rows []row
 	typePath := map[*item]string{}
+	rows := itemRows(items, typePath)
+	// The items of burn-core and of the crates past burn-tensor, at the
+	// paths burn's facade gives them (burn::nn::Linear,
+	// burn::data::dataset::vision::MnistDataset), each gated by the
+	// features on the way (burn's `train`, burn-dataset's `vision`).
+	tensorSeen := map[*item]bool{}
 	for _, r := range items {
-		b := r.b
-		if b.external != "" {
-			name := r.name
-			if strings.HasPrefix(name, "*") {
-				name = "*"
-			}
-			rows = append(rows, row{item: "extern", path: r.path, name: name, params: b.external, feature: feature(b.cfg, tensor)})
-			continue
-		}
-		it := b.item
-		cf := b.cfg.and(b.owner.cfg).and(it.cfg)
-		rr := row{item: it.kind, path: r.path, name: r.name, feature: feature(cf, b.owner.crate), source: sourceOf(b.owner, it.line)}
-		switch it.kind {
-		case "fn":
-			rr.generics, rr.params, rr.ret, rr.where = it.generics, stripReceiver(it.params), it.ret, it.where
-		case "struct", "enum", "trait", "type":
-			rr.generics = it.generics
-			if it.kind == "trait" {
-				rr.where = it.supertraits
-			}
-			typePath[it] = r.path + "::" + r.name
-		}
-		rows = append(rows, rr)
-		for _, v := range it.variants {
-			if v.cfg.test {
-				continue
-			}
-			rows = append(rows, row{item: "variant", path: r.path + "::" + r.name, name: v.name, params: v.fields,
-				feature: feature(cf.and(v.cfg), b.owner.crate), source: sourceOf(b.owner, v.line)})
-		}
-		for _, d := range it.derives {
-			// What a derive gives a program to call: derive_new's
-			// constructor (its parameters are the struct's fields), and
-			// the std traits' methods.
-			dr := row{path: r.path + "::" + r.name, feature: feature(cf, b.owner.crate), source: sourceOf(b.owner, it.line), trait: "derive(" + d + ")"}
-			switch d {
-			case "new":
-				if it.kind != "struct" {
-					continue // on an enum, derive_new makes new_<variant>s
-				}
-				dr.item, dr.name = "assoc", "new"
-			case "Default":
-				dr.item, dr.name, dr.ret = "impl-assoc", "default", "Self"
-			case "Clone":
-				dr.item, dr.name, dr.receiver, dr.ret = "impl-method", "clone", "&self", "Self"
-			default:
-				continue
-			}
-			rows = append(rows, dr)
-		}
-		if it.kind == "trait" {
-			for _, m := range it.items {
-				if m.kind != "fn" || m.cfg.test {
-					continue
-				}
-				rows = append(rows, row{item: "trait-method", path: r.path + "::" + r.name, name: m.name, receiver: m.receiver,
-					generics: m.generics, params: stripReceiver(m.params), ret: m.ret, where: m.where,
-					feature: feature(cf.and(m.cfg), b.owner.crate), source: sourceOf(b.owner, m.line)})
-			}
+		if r.b.item != nil {
+			tensorSeen[r.b.item] = true
 		}
 	}
+	facadeItems, _, gates := w.walkGated(burn)
+	var past []reached
+	for _, r := range facadeItems {
+		if r.b.item != nil && tensorSeen[r.b.item] || r.path == "burn::tensor" || strings.HasPrefix(r.path, "burn::tensor::") {
+			continue
+		}
+		if r.from.crate == tensor {
+			continue
+		}
+		past = append(past, r)
+	}
+	rows = append(rows, itemRows(past, typePath)...)
+	// The gate under which burn's facade reaches each crate's root.
+	crateGate := rootGates(w, gates, append([]*crate{core}, others...))
+
 	// Inherent impls of the public types, wherever they are written.
 	// The public types by crate and name, for their impls to find them; a
 	// name two public types share (a struct and a trait Transaction) is
@@ -264,7 +236,8 @@ func Generate(src reader) ([]byte, error) {
 	// Traits the crates declare but do not export (the sealed ops traits of
 	// crates/burn-tensor/src/bridge): their impls are no API.
 	hidden := map[string]bool{}
-	for _, c := range []*crate{std, tensor} {
+	implCrates := append([]*crate{std, tensor, core}, others...)
+	for _, c := range implCrates {
 		for _, m := range c.mods {
 			for _, x := range m.items {
 				if x.kind == "trait" && typePath[x] == "" {
@@ -278,7 +251,13 @@ func Generate(src reader) ([]byte, error) {
 			delete(hidden, it.name)
 		}
 	}
-	for _, c := range []*crate{std, tensor} {
+	for _, c := range implCrates {
+		gate, past := crateGate[c], c != std && c != tensor
+		if past {
+			if _, reachedAt := crateGate[c]; !reachedAt {
+				continue // a crate burn's facade does not re-export
+			}
+		}
 		for _, m := range c.mods {
 			for _, im := range m.items {
 				if im.kind != "impl" || im.cfg.test {
@@ -294,6 +273,22 @@ func Generate(src reader) ([]byte, error) {
 				}
 				owner := typePath[typ]
 				implCfg := m.cfg.and(im.cfg)
+				if past {
+					implCfg = gate.and(implCfg)
+				}
+				if im.implTrait != "" && past {
+					// What the type implements: the trait's provided
+					// methods are the type's too (Dataset::iter).
+					th, targs := typeHead(im.implTrait)
+					rows = append(rows, row{item: "impl", path: owner, name: th, params: im.implTrait,
+						feature: feature(implCfg, c), source: sourceOf(m, im.line)})
+					if from, _ := typeHead(strings.Join(targs, ",")); th == "From" && len(targs) == 1 && byName[c][from] != nil {
+						// std's blanket Into: `From<X> for Y` gives X an
+						// into() to Y.
+						rows = append(rows, row{item: "impl-method", path: typePath[byName[c][from]], name: "into", receiver: "self",
+							ret: im.implType, feature: feature(implCfg, c), source: sourceOf(m, im.line), trait: "Into<" + im.implType + ">"})
+					}
+				}
 				k, rank := "-", "-"
 				if head == "Tensor" {
 					k, rank = tensorKinds(kinds, typ, im, args)
@@ -324,20 +319,31 @@ func Generate(src reader) ([]byte, error) {
 		}
 	}
 	rows = append(rows, aliases(w, core, burn, tensor)...)
+	manifests := append(append([]*crate{std, tensor, core}, others...), burn)
+	rows = append(rows, depRows(src, manifests)...)
+	rows = append(rows, featureRows(src, manifests)...)
+	rows = append(rows, crateRows(crateGate)...)
 
 	sort.Slice(rows, func(i, j int) bool { return rows[i].key() < rows[j].key() })
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# The public API of burn-tensor at tracel-ai/burn %s, as a program calls it.\n", src.commit())
+	fmt.Fprintf(&buf, "# The public API of Burn at tracel-ai/burn %s, as a program calls it.\n", src.commit())
 	fmt.Fprintf(&buf, "# Made from Burn's source by: %s\n", Command)
-	buf.WriteString("# (internal/tools/burnapi: it reads crates/burn-tensor, burn-std, burn-core and burn's module trees and re-exports).\n")
+	buf.WriteString("# (internal/tools/burnapi: it reads the module trees and re-exports of crates/burn-tensor, burn-std, burn-core,\n")
+	buf.WriteString("#   burn-nn, burn-optim, burn-train, burn-dataset, burn-store, burn-rl, burn-vision and burn's facade).\n")
 	buf.WriteString("# item: fn (a function of a module), method, assoc (an associated function), impl-method and impl-assoc (a\n")
 	buf.WriteString("#   trait's, implemented for the type: trait names it), trait-method (a trait's own), struct, enum,\n")
 	buf.WriteString("#   variant, trait, macro, const, static, type, extern (a re-export of a crate not read: params is its path),\n")
-	buf.WriteString("#   alias (path is another crate's path for the crate or item in params).\n")
-	buf.WriteString("# path: the owner's public path (burn_tensor::Tensor, burn_tensor::linalg); path::name is the item.\n")
+	buf.WriteString("#   alias (path is another crate's path for the crate or item in params), impl (the type in path implements\n")
+	buf.WriteString("#   the trait named, written in params, or derive(..) for a derive), dep (the crate in path depends on the crate\n")
+	buf.WriteString("#   named, asking for the features in params; feature is the crate's feature an optional one needs), feature\n")
+	buf.WriteString("#   (the crate in path's feature named turns on what params lists, in Cargo's syntax), crate (the package\n")
+	buf.WriteString("#   named, its Rust name in params, is reached through burn's facade under the gate in feature).\n")
+	buf.WriteString("# path: the owner's public path (burn_tensor::Tensor, burn_tensor::linalg, burn::train::metric::AccuracyMetric);\n")
+	buf.WriteString("#   path::name is the item. Items past burn-tensor are at the path burn's facade gives them.\n")
 	buf.WriteString("# kinds: the tensor kinds a Tensor method or function exists for, from its impl's bounds (K: Numeric, ...).\n")
 	buf.WriteString("# rank: a Tensor impl's fixed rank (impl Tensor<1, Int>), else D. feature: the cfg(feature) gates, & joined,\n")
-	buf.WriteString("#   burn-tensor's unless prefixed by another crate (burn-std/std); - for none. source: Burn's file:line.\n")
+	buf.WriteString("#   burn-tensor's unless prefixed by another crate (burn-std/std, burn/train); those past burn-tensor include\n")
+	buf.WriteString("#   the gates of the modules and re-exports burn's facade reaches them by; - for none. source: Burn's file:line.\n")
 	buf.WriteString(strings.Join(Columns, "\t") + "\n")
 	for _, r := range rows {
 		cols := []string{r.item, r.path, r.name, r.kinds, r.rank, r.receiver, r.generics, r.params, r.ret, r.where, r.feature, r.source, r.trait}
@@ -350,6 +356,57 @@ func Generate(src reader) ([]byte, error) {
 		buf.WriteString(strings.Join(cols, "\t") + "\n")
 	}
 	return buf.Bytes(), nil
+}
+
+// itemRows are the rows of public items reached by a walk: each item, an
+// enum's variants, what a derive gives a program to call, a trait's
+// methods. typePath records the path of each type.
+func itemRows(items []reached, typePath map[*item]string) []row {
+	var rows []row
+	for _, r := range items {
+		b := r.b
+		if b.external != "" {
+			name := r.name
+			if strings.HasPrefix(name, "*") {
+				name = "*"
+			}
+			rows = append(rows, row{item: "extern", path: r.path, name: name, params: b.external, feature: feature(b.cfg, nil)})
+			continue
+		}
+		it := b.item
+		cf := b.cfg.and(b.owner.cfg).and(it.cfg)
+		rr := row{item: it.kind, path: r.path, name: r.name, feature: feature(cf, b.owner.crate), source: sourceOf(b.owner, it.line)}
+		switch it.kind {
+		case "fn":
+			rr.generics, rr.params, rr.ret, rr.where = it.generics, stripReceiver(it.params), it.ret, it.where
+		case "struct", "enum", "trait", "type":
+			rr.generics = it.generics
+			if it.kind == "trait" {
+				rr.where = it.supertraits
+			}
+			typePath[it] = r.path + "::" + r.name
+		}
+		rows = append(rows, rr)
+		for _, v := range it.variants {
+			if v.cfg.test {
+				continue
+			}
+			rows = append(rows, row{item: "variant", path: r.path + "::" + r.name, name: v.name, params: v.fields,
+				feature: feature(cf.and(v.cfg), b.owner.crate), source: sourceOf(b.owner, v.line)})
+		}
+		rows = append(rows, deriveRows(r, it, cf)...)
+		if it.kind == "trait" {
+			for _, m := range it.items {
+				if m.kind != "fn" || m.cfg.test {
+					continue
+				}
+				rows = append(rows, row{item: "trait-method", path: r.path + "::" + r.name, name: m.name, receiver: m.receiver,
+					generics: m.generics, params: stripReceiver(m.params), ret: m.ret, where: m.where,
+					feature: feature(cf.and(m.cfg), b.owner.crate), source: sourceOf(b.owner, m.line)})
+			}
+		}
+	}
+	return rows
 }
 
 func sourceOf(m *module, line int) string { return fmt.Sprintf("%s:%d", m.file, line) }

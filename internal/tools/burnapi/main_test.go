@@ -298,3 +298,146 @@ func TestCfg(t *testing.T) {
 		}
 	}
 }
+
+// withFacade is the miniature with crates past burn-tensor: burn-train
+// behind burn's train, burn-dataset behind burn-core's dataset with a
+// vision module behind its own feature, their Cargo.toml files.
+func withFacade() mapReader {
+	m := mapReader{}
+	for k, v := range miniature {
+		m[k] = v
+	}
+	m["Cargo.toml"] = "[workspace.dependencies]\nburn-core = { path = \"crates/burn-core\", default-features = false }\n"
+	m["crates/burn/src/lib.rs"] = `
+pub use burn_core::*;
+#[cfg(feature = "train")]
+pub mod train {
+    pub use burn_train::*;
+}
+`
+	m["crates/burn/Cargo.toml"] = "[features]\ntrain = [\"burn-train\", \"dataset\"]\ndataset = [\"burn-core/dataset\"]\n\n[dependencies]\nburn-core = { workspace = true }\nburn-train = { workspace = true, optional = true }\n"
+	m["crates/burn-core/src/lib.rs"] = `
+pub mod tensor;
+pub mod prelude { pub use crate::tensor::{Tensor, s}; }
+#[cfg(feature = "std")]
+pub mod data;
+`
+	m["crates/burn-core/src/data.rs"] = `
+#[cfg(feature = "dataset")]
+pub mod dataset {
+    pub use burn_dataset::*;
+}
+`
+	m["crates/burn-dataset/src/lib.rs"] = `
+mod base;
+pub use base::*;
+#[cfg(feature = "vision")]
+pub mod vision;
+`
+	m["crates/burn-dataset/src/base.rs"] = `
+pub trait Dataset<I>: Send + Sync {
+    fn get(&self, index: usize) -> Option<I>;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool { self.len() == 0 }
+}
+`
+	m["crates/burn-dataset/src/vision.rs"] = `
+use crate::Dataset;
+pub struct MnistDataset { items: Vec<u8> }
+impl MnistDataset {
+    pub fn train() -> Self { todo!() }
+    fn private() {}
+}
+impl Dataset<u8> for MnistDataset {
+    fn get(&self, index: usize) -> Option<u8> { None }
+    fn len(&self) -> usize { 0 }
+}
+`
+	m["crates/burn-train/src/lib.rs"] = `
+pub mod metric;
+pub use metric::*;
+`
+	m["crates/burn-train/src/metric.rs"] = `
+#[derive(Config, Debug)]
+pub struct MetricConfig {
+    pub name: String,
+    #[config(default = 2)]
+    pub digits: usize,
+    pub pad: Option<usize>,
+}
+#[cfg(feature = "sys-metrics")]
+pub struct CpuUse;
+#[cfg(feature = "sys-metrics")]
+impl CpuUse {
+    pub fn new() -> Self { CpuUse }
+}
+`
+	m["crates/burn-train/Cargo.toml"] = "[features]\ndefault = [\"sys-metrics\"]\nsys-metrics = [\"dep:sysinfo\"]\n\n[dependencies]\nburn-core = { workspace = true, features = [\n    \"dataset\",\n    \"std\", # the dataloader\n] }\nsysinfo = { version = \"0.3\", optional = true }\n"
+	return m
+}
+
+// TestGenerateFacadeCrates: the items of the crates past burn-tensor are
+// at the paths burn's facade gives them, gated by the features on the way
+// and their own, with their impls, what derive(Config) generates, the
+// traits they implement, and the dependencies and features of their
+// Cargo.toml files.
+func TestGenerateFacadeCrates(t *testing.T) {
+	table, err := Generate(withFacade())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := rowsOf(t, string(table))
+	col := func(name string) int {
+		for i, c := range Columns {
+			if c == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return 0
+	}
+	cases := []struct {
+		key, column, want string
+	}{
+		{"struct burn::data::dataset::vision::MnistDataset", "feature", "burn-core/std&burn-core/dataset&burn-dataset/vision"},
+		{"assoc burn::data::dataset::vision::MnistDataset::train", "feature", "burn-core/std&burn-core/dataset&burn-dataset/vision"},
+		{"assoc burn::data::dataset::vision::MnistDataset::train", "source", "crates/burn-dataset/src/vision.rs:5"},
+		{"impl-method burn::data::dataset::vision::MnistDataset::len", "trait", "Dataset<u8>"},
+		{"impl burn::data::dataset::vision::MnistDataset::Dataset", "params", "Dataset<u8>"},
+		{"trait-method burn::data::dataset::Dataset::is_empty", "receiver", "&self"},
+		{"trait burn::data::dataset::Dataset", "where", "Send + Sync"},
+		{"struct burn::train::MetricConfig", "feature", "burn/train"},
+		{"assoc burn::train::MetricConfig::new", "params", "name: String"},
+		{"method burn::train::MetricConfig::with_digits", "params", "digits: usize"},
+		{"method burn::train::MetricConfig::with_pad", "params", "pad: Option<usize>"},
+		{"impl burn::train::MetricConfig::Config", "params", "derive(Config)"},
+		{"assoc burn::train::CpuUse::new", "feature", "burn/train&burn-train/sys-metrics"},
+		{"crate burn::burn-train", "feature", "burn/train"},
+		{"crate burn::burn-dataset", "feature", "burn-core/std&burn-core/dataset"},
+		{"dep burn-train::burn-core", "params", "dataset,std"},
+		{"dep burn::burn-train", "feature", "burn/burn-train"},
+		{"feature burn-train::default", "params", "sys-metrics"},
+		{"feature burn::train", "params", "burn-train,dataset"},
+		// burn-tensor's rows are as before.
+		{"method burn_tensor::Tensor::reshape", "kinds", "Bool,Float,Int"},
+	}
+	for _, c := range cases {
+		r, ok := rows[c.key]
+		if !ok {
+			t.Errorf("no row %s", c.key)
+			continue
+		}
+		if got := r[col(c.column)]; got != c.want {
+			t.Errorf("%s: %s = %q, want %q", c.key, c.column, got, c.want)
+		}
+	}
+	for _, absent := range []string{
+		"assoc burn::data::dataset::vision::MnistDataset::private",
+		"assoc burn::train::MetricConfig::with_name", // required: new takes it
+		"dep burn-train::sysinfo",                    // not one of Burn's crates
+	} {
+		if _, ok := rows[absent]; ok {
+			t.Errorf("row %s should not be in the table", absent)
+		}
+	}
+}

@@ -348,12 +348,21 @@ type reached struct {
 	name  string // the name it is reached by
 	b     binding
 	depth int
+	from  *module // the module whose public names hold it
 }
 
 // walk lists every public item of a crate by its shortest public path,
 // and the public modules.
 func (w *world) walk(c *crate) (items []reached, mods map[*module]string) {
+	items, mods, _ = w.walkGated(c)
+	return items, mods
+}
+
+// walkGated is walk with the cfg each public module is reached under:
+// the gates of the modules and re-exports on its shortest path.
+func (w *world) walkGated(c *crate) (items []reached, mods map[*module]string, gates map[*module]cfg) {
 	mods = map[*module]string{c.root: c.name}
+	gates = map[*module]cfg{c.root: {}}
 	type entry struct {
 		m    *module
 		path string
@@ -377,6 +386,7 @@ func (w *world) walk(c *crate) (items []reached, mods map[*module]string) {
 				case b.mod != nil:
 					if _, ok := mods[b.mod]; !ok {
 						mods[b.mod] = e.path + "::" + n
+						gates[b.mod] = b.cfg.and(b.mod.cfg)
 						queue = append(queue, entry{b.mod, e.path + "::" + n, b.cfg.and(b.mod.cfg)})
 					}
 				case b.item != nil:
@@ -384,14 +394,14 @@ func (w *world) walk(c *crate) (items []reached, mods map[*module]string) {
 						continue
 					}
 					seen[b.item] = true
-					items = append(items, reached{path: e.path, name: n, b: b})
+					items = append(items, reached{path: e.path, name: n, b: b, from: e.m})
 				case b.external != "":
-					items = append(items, reached{path: e.path, name: n, b: b})
+					items = append(items, reached{path: e.path, name: n, b: b, from: e.m})
 				}
 			}
 		}
 	}
-	return items, mods
+	return items, mods, gates
 }
 
 // qualify names every feature of a cfg by its crate, burn-tensor's
