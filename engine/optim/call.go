@@ -191,9 +191,9 @@ func gradientsParamsMethod(w *dispatch.World, h nn.Host, g *GradientsParams, c d
 			// The container holds a Tensor<R>; downcasting it to another
 			// Tensor<D> fails (burn-std tensor/container.rs:42, 69).
 			if c.Method == "get" {
-				return nil, burnPanic("optim-grads-rank", "called `Option::unwrap()` on a `None` value", "crates/burn-std/src/tensor/container.rs:42")
+				return nil, burnPanic("optim-grads-get-rank", "called `Option::unwrap()` on a `None` value", "crates/burn-std/src/tensor/container.rs:42")
 			}
-			return nil, burnPanic("optim-grads-rank", "called `Result::unwrap()` on an `Err` value: Any { .. }", "crates/burn-std/src/tensor/container.rs:69")
+			return nil, burnPanic("optim-grads-remove-rank", msgResultUnwrapAny, "crates/burn-std/src/tensor/container.rs:69")
 		}
 		if c.Method == "remove" {
 			delete(g.grads, key)

@@ -90,6 +90,10 @@ func burnPanic(id, msg, location string) *dispatch.Panic {
 	return &dispatch.Panic{ID: id, Message: msg, Location: location, Input: -1}
 }
 
+// msgResultUnwrapAny is Result::unwrap's panic on the Err of a failed
+// Box<dyn Any>::downcast.
+const msgResultUnwrapAny = "called `Result::unwrap()` on an `Err` value: Any { .. }"
+
 // maxRank is the highest rank dispatch_rank! has an arm for
 // (optim/module/base.rs:87-128).
 const maxRank = 8
@@ -143,6 +147,12 @@ func (o *ModuleOptimizer) mapFloat(w *dispatch.World, rate *ModuleLearningRate, 
 	if !has {
 		return nn.FromTensor(w, tensor, p.ID), nil
 	}
+	if grad.Rank() != tensor.Rank() {
+		// GradAdaptor::remove::<D> downcasts the Tensor<R> registered
+		// under the param's id to the param's Tensor<D>
+		// (burn-std tensor/container.rs:69).
+		return nil, burnPanic("optim-grads-remove-rank", msgResultUnwrapAny, "crates/burn-std/src/tensor/container.rs:69")
+	}
 	c := &calc{w: w}
 	// GradAdaptor::remove (:359-364): the device is the gradient's.
 	device := grad.Device()
@@ -172,13 +182,15 @@ func (o *ModuleOptimizer) mapFloat(w *dispatch.World, rate *ModuleLearningRate, 
 	if err != nil {
 		return nil, err
 	}
-	if r := tensor.Rank(); r > maxRank {
-		return nil, burnPanic("optim-state-rank", fmt.Sprintf("Unsupported tensor rank for optimizer state: %d", r), "crates/burn-optim/src/optim/module/base.rs:173")
-	}
+	// step_dyn's arguments (:468-474), then its dispatch_rank!, which
+	// has an arm per rank up to 8 (optim/module/base.rs:87-128).
 	inner := c.m(tensor, "inner")
 	prev = toDevice(c, prev, device)
 	if c.err != nil {
 		return nil, c.err
+	}
+	if r := tensor.Rank(); r > maxRank {
+		return nil, burnPanic("optim-state-rank", fmt.Sprintf("Unsupported tensor rank for optimizer state: %d", r), "crates/burn-optim/src/optim/module/base.rs:173")
 	}
 	updated, next := o.rule.step(c, lr, inner, clipped, prev)
 	if c.err != nil {

@@ -95,10 +95,8 @@ func (s *Scheduler) step() (float64, error) {
 		s.previous *= s.gamma
 		return s.previous, nil
 	case schedStep:
-		// step.rs:87-98.
-		if s.iterIdx == math.MaxInt32 {
-			return 0, burnPanic("optim-step-lr-overflow", "`.step()` should be called no more than `i32::MAX + 1` times", "crates/burn-optim/src/lr_scheduler/step.rs:92")
-		}
+		// step.rs:87-98 (its checked_add fails past 2^31 steps, beyond
+		// any run's budget).
 		s.iterIdx++
 		return s.initLr * powi64(s.gamma, int32(uint64(s.iterIdx)/s.stepLen)), nil
 	case schedNoam:
