@@ -12,7 +12,7 @@ import (
 // burn-dataset or of burn-core's data module.
 var moduleSegments = map[string]bool{"burn": true, "burn_dataset": true, "burn_core": true, "data": true,
 	"dataset": true, "dataloader": true, "batcher": true, "transform": true, "vision": true, "source": true,
-	"huggingface": true, "nlp": true, "audio": true, "prelude": true}
+	"huggingface": true, "nlp": true, "audio": true, "prelude": true, "network": true}
 
 func itemPath(p []string) []string {
 	for len(p) > 2 && moduleSegments[p[0]] {
@@ -125,6 +125,12 @@ func datasetArg(c dispatch.Call, i int) dispatch.Value {
 
 func assocCall(w *dispatch.World, typ, name string, c dispatch.Call, h nn.Host) (dispatch.Value, bool, error) {
 	switch typ {
+	case "split":
+		if name != "split_dataloader" {
+			return nil, false, nil
+		}
+		v, err := splitLoader(c, h)
+		return v, true, err
 	case "DataLoaderBuilder":
 		if name != "new" {
 			return nil, false, nil
@@ -211,6 +217,48 @@ func assocCall(w *dispatch.World, typ, name string, c dispatch.Call, h nn.Host) 
 		return &Dataset{Type: "WindowsDataset", inner: datasetArg(c, 0), size: int(size)}, true, nil
 	}
 	return outsideCall(w, typ, name, c, h)
+}
+
+// splitLoader is split_dataloader(dataloader, devices)
+// (dataloader/split.rs:8-33): with more than one device, a slice of the
+// items per device moved to it, the last taking the remainder; else the
+// loader itself.
+func splitLoader(c dispatch.Call, h nn.Host) (dispatch.Value, error) {
+	if len(c.Args) != 2 {
+		return nil, wrongArity(2, len(c.Args))
+	}
+	d, ok := dispatch.Deref(c.Args[0]).(*DataLoader)
+	if !ok {
+		return nil, mismatch(0, "Arc<dyn DataLoader<O>>", c.Args[0])
+	}
+	devs, ok := dispatch.Deref(c.Args[1]).(*dispatch.Array)
+	if !ok {
+		return nil, mismatch(1, "&[Device]", c.Args[1])
+	}
+	out := &dispatch.Array{Vec: true}
+	if len(devs.Elems) <= 1 {
+		out.Elems = append(out.Elems, d)
+		return out, nil
+	}
+	n, known, err := d.NumItems(h)
+	if err != nil || !known {
+		return dispatch.Unknown{}, err
+	}
+	step := n / len(devs.Elems)
+	start := 0
+	for i, e := range devs.Elems {
+		dev, ok := dispatch.Deref(e).(*dispatch.Device)
+		if !ok {
+			return dispatch.Unknown{}, nil
+		}
+		end := start + step
+		if i == len(devs.Elems)-1 {
+			end = n
+		}
+		out.Elems = append(out.Elems, d.Slice(start, end).ToDevice(dev))
+		start = end
+	}
+	return out, nil
 }
 
 func inMemCall(name string, c dispatch.Call, h nn.Host) (dispatch.Value, bool, error) {

@@ -17,15 +17,18 @@
 // device and fed to a model on another panics where Dispatch does.
 //
 // Order is not modelled where Burn draws it from a seeded StdRng (the
-// builder's shuffle, ShuffledDataset, SamplerDataset) or where several
-// worker threads race to send batches (dataloader/multithread.rs:336):
-// the loader batches the items in the dataset's order, so the batcher and
-// its trace run on real items, and then forgets the values of the batch
-// (its tensors keep their shape, kind and device; its scalars become
-// unknown), so no assertion passes on an order the engine guessed. A
-// shape the batcher computes from which items share a batch (padding to
-// the longest) is the one of the items in order. `get` on a shuffled or
-// sampled dataset is unknown.
+// builder's shuffle, batch.rs:83-89; ShuffledDataset, SamplerDataset;
+// reproducing it needs rand's StdRng, its fork and its shuffle exactly) or
+// where several worker threads race to send their batches
+// (multithread.rs:336): the loader batches the items in the dataset's
+// order, so the batcher and its trace run on real items, and then forgets
+// the values of the batch (its tensors keep their shape, kind and device;
+// its scalars become unknown), so no assertion passes on an order the
+// engine guessed. What stays is one order Burn can give: with workers,
+// the batches worker by worker (so a short last batch comes last); with a
+// shuffle, the items of each batch are the ones in order, so a shape the
+// batcher computes from which items share a batch (padding to the
+// longest) is theirs. `get` on a shuffled or sampled dataset is unknown.
 //
 // Datasets from outside (MnistDataset::train/test, the Hugging Face
 // loader, SqliteDataset, ImageFolderDataset, InMemDataset::from_csv and

@@ -94,6 +94,20 @@ func outsideCall(w *dispatch.World, typ, name string, c dispatch.Call, h nn.Host
 		ds := &Dataset{Type: "MnistDataset", outside: &outside{item: item, newItem: mnistItem}}
 		return nil, true, boundary(item, "downloads MNIST's "+name+" split from the network (https://storage.googleapis.com/cvdf-datasets/mnist/)",
 			"crates/burn-dataset/src/vision/mnist.rs:"+map[string]string{"train": "86", "test": "91"}[name], ds)
+	case "downloader":
+		// burn::data::network::downloader, burn-std's network.rs:21.
+		if name != "download_file_as_bytes" {
+			return nil, false, nil
+		}
+		if len(c.Args) != 2 {
+			return nil, true, wrongArity(2, len(c.Args))
+		}
+		url := "a URL"
+		if s, ok := dispatch.Deref(c.Args[0]).(dispatch.Str); ok {
+			url = "`" + string(s) + "`"
+		}
+		return nil, true, boundary("downloader::download_file_as_bytes", "downloads "+url+" from the network",
+			"crates/burn-std/src/network.rs:21", dispatch.Unknown{})
 	case "HuggingfaceDatasetLoader":
 		if name != "new" {
 			return nil, false, nil
