@@ -34,6 +34,11 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 		return helperMethod(r, c)
 	case *Record:
 		return recordMethod(w, r, c, h)
+	case *Bytes:
+		if c.Method == "clone" && len(c.Args) == 0 {
+			return r, true, nil
+		}
+		return nil, false, nil
 	case *nn.Module:
 		return moduleMethod(w, r, r.Type, c, h)
 	case *dispatch.Enum:
@@ -157,6 +162,13 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 		case "from_bytes":
 			if len(c.Args) != 1 {
 				return nil, true, wrongArity(1, len(c.Args))
+			}
+			if b, isBytes := dispatch.Deref(c.Args[0]).(*Bytes); isBytes && b.record != nil {
+				// Bytes the program made with into_bytes: the record they
+				// hold, its load settings the defaults again, as the
+				// burnpack reader gives them (store/mod.rs:195-214).
+				rec := &Record{entries: b.record.entries, validate: true}
+				return ok(rec), true, nil
 			}
 			rec := &Record{file: "bytes", validate: true}
 			return nil, true, &nn.Boundary{Item: "ModuleRecord::from_bytes", What: "reads a record from burnpack bytes",

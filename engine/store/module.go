@@ -470,8 +470,9 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		}
 		return out, true, nil
 	case "into_bytes":
-		return nil, true, &nn.Boundary{Item: "ModuleRecord::into_bytes", What: "serializes the record to burnpack bytes",
-			Site: "crates/burn-core/src/store/mod.rs:167", Value: ok(dispatch.Unknown{})}
+		// The burnpack bytes stay in memory: ModuleRecord::from_bytes of
+		// them is the record again (store/mod.rs:167-175).
+		return ok(&Bytes{record: r}), true, nil
 	case "save":
 		f, isPath := pathText(c.Args[0])
 		if !isPath {

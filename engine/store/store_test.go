@@ -181,7 +181,10 @@ func TestRecordInMemory(t *testing.T) {
     println!("{} {}", record.len(), record.is_empty());
     let same = Model::init(2, &device).load_record(record.clone());
     let x = Tensor::<2>::ones([1, 4], &device);
-    model.forward(x.clone()).into_data().assert_eq(&same.forward(x).into_data(), true);
+    model.forward(x.clone()).into_data().assert_eq(&same.forward(x.clone()).into_data(), true);
+    let bytes = model.clone().into_record().into_bytes().unwrap();
+    let again = Model::init(2, &device).load_record(ModuleRecord::from_bytes(bytes).unwrap());
+    model.forward(x.clone()).into_data().assert_eq(&again.forward(x).into_data(), true);
     let wide = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) };
     match wide.try_load_record(record.clone()) {
         Ok(_) => println!("loaded"),
