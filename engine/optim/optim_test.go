@@ -357,3 +357,50 @@ fn main() {
 		t.Errorf("ops\n%s\nwant\n%s", strings.Join(ops, " "), want)
 	}
 }
+
+// TestProgramOptimizer: ModuleOptimizer::from wraps the program's own
+// Optimizer, whose step runs on each param's inner tensor and gradient;
+// a config's build is the bare optimizer, which from wraps without the
+// config's clipping.
+func TestProgramOptimizer(t *testing.T) {
+	out := run(t, `use burn::prelude::*;
+use burn::nn::{Linear, LinearConfig};
+use burn::optim::{LearningRate, ModuleOptimizer, Optimizer, SgdConfig, GradientsParams, GradientClippingConfig};
+
+#[derive(Clone)]
+pub struct HalfSgd;
+
+impl Optimizer for HalfSgd {
+    type State<const D: usize> = ();
+
+    fn step<const D: usize>(&self, lr: LearningRate, tensor: Tensor<D>, grad: Tensor<D>, _state: Option<Self::State<D>>) -> (Tensor<D>, Option<Self::State<D>>) {
+        (tensor - grad.mul_scalar(lr / 2.0), None)
+    }
+
+    fn to_device<const D: usize>(state: Self::State<D>, _device: &Device) -> Self::State<D> {
+        state
+    }
+}`, `let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let x = Tensor::<2>::from_data([[1.0, -2.0], [0.5, 3.0]], &device);
+    let mut optim = ModuleOptimizer::from(HalfSgd);
+    let w0 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    let grads = GradientsParams::from_grads(model.forward(x.clone()).sum().backward(), &model);
+    let model = optim.step(0.5, model, grads);
+    let w1 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    println!("{:?} {:?}", w0, w1);
+    let config = SgdConfig::new().with_gradient_clipping(Some(GradientClippingConfig::Value(0.1)));
+    println!("{} {}", config.init().has_gradient_clipping(), ModuleOptimizer::from(config.build()).has_gradient_clipping());`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || lines[1] != "true false" {
+		t.Fatalf("output %q", out)
+	}
+	ws := floats(t, lines[0])
+	// The gradient of the summed outputs is the sum of the inputs' rows.
+	grad := []float32{1.5, 1.0}
+	for i := range grad {
+		if want := ws[0][i] - grad[i]*float32(0.25); !near(ws[1][i], want) {
+			t.Errorf("weight[%d] = %v, want %v", i, ws[1][i], want)
+		}
+	}
+}
