@@ -424,6 +424,7 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		"allow_partial": 1, "allow_unused": 1, "validate": 1, "into_bytes": 0, "save": 1}
 	n, known := want[c.Method]
 	if !known {
+		// want is every method ModuleRecord has at 2c06be35.
 		return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
 			"no method named `%s` found for struct `ModuleRecord` in the current scope", c.Method)}
 	}
