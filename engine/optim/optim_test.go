@@ -404,3 +404,93 @@ impl Optimizer for HalfSgd {
 		}
 	}
 }
+
+// TestOtherRules: one naive reference each for AdamW (decoupled decay,
+// adamw.rs:80-107), centered RMSProp with momentum (rmsprop.rs:86-132),
+// AdaGrad with lr decay (adagrad.rs:119-142) and SGD with weight decay
+// and clipping by value (decay.rs:45-47, grad_clipping/base.rs:58-65).
+func TestOtherRules(t *testing.T) {
+	imports := stepImports + "\nuse burn::optim::{AdamWConfig, RmsPropConfig, AdaGradConfig, GradientClippingConfig, decay::WeightDecayConfig};"
+	sqrt := func(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+	lr := float32(0.1)
+
+	t.Run("AdamW", func(t *testing.T) {
+		var m1, m2 []float32
+		b1, b2, eps, wd := float32(0.9), float32(0.999), float32(1e-5), float32(0.01)
+		checkSteps(t, run(t, imports, stepLoop("AdamWConfig::new().with_weight_decay(0.01)")), func(w, g []float32, step int) []float32 {
+			if m1 == nil {
+				m1, m2 = make([]float32, len(g)), make([]float32, len(g))
+				for i := range g {
+					m1[i], m2[i] = g[i]*(1-b1), g[i]*g[i]*(1-b2)
+				}
+			} else {
+				for i := range g {
+					m1[i], m2[i] = m1[i]*b1+g[i]*(1-b1), m2[i]*b2+g[i]*g[i]*(1-b2)
+				}
+			}
+			pb1, pb2 := float32(1), float32(1)
+			for k := 0; k < step; k++ {
+				pb1, pb2 = pb1*b1, pb2*b2
+			}
+			decay := float64(0.1) * float64(wd)
+			out := make([]float32, len(w))
+			for i := range w {
+				delta := (m1[i] / (1 - pb1)) / (sqrt(m2[i]/(1-pb2)) + eps)
+				out[i] = w[i]*float32(1-decay) - delta*lr
+			}
+			return out
+		})
+	})
+	t.Run("RmsProp centered", func(t *testing.T) {
+		var sq, ga, buf []float32
+		alpha, mom, eps := float32(0.99), float32(0.9), float32(1e-5)
+		checkSteps(t, run(t, imports, stepLoop("RmsPropConfig::new().with_centered(true)")), func(w, g []float32, step int) []float32 {
+			out := make([]float32, len(w))
+			first := sq == nil
+			if first {
+				sq, ga, buf = make([]float32, len(g)), make([]float32, len(g)), make([]float32, len(g))
+			}
+			for i := range g {
+				if first {
+					sq[i], ga[i] = g[i]*g[i]*(1-alpha), g[i]*(1-alpha)
+				} else {
+					sq[i], ga[i] = sq[i]*alpha+g[i]*g[i]*(1-alpha), ga[i]*alpha+g[i]*(1-alpha)
+				}
+				d := g[i] / (sqrt(sq[i]-ga[i]*ga[i]) + eps)
+				if first {
+					buf[i] = d
+				} else {
+					buf[i] = buf[i]*mom + d
+				}
+				out[i] = w[i] - buf[i]*lr
+			}
+			return out
+		})
+	})
+	t.Run("AdaGrad", func(t *testing.T) {
+		var sum []float32
+		eps, decay := float32(1e-5), 0.5
+		checkSteps(t, run(t, imports, stepLoop("AdaGradConfig::new().with_lr_decay(0.5)")), func(w, g []float32, step int) []float32 {
+			if sum == nil {
+				sum = make([]float32, len(g))
+			}
+			newLr := 0.1 / (1 + float64(step-1)*decay)
+			out := make([]float32, len(w))
+			for i := range g {
+				sum[i] += g[i] * g[i]
+				out[i] = w[i] - g[i]/(sqrt(sum[i])+eps)*float32(newLr)
+			}
+			return out
+		})
+	})
+	t.Run("Sgd decay and clipping", func(t *testing.T) {
+		checkSteps(t, run(t, imports, stepLoop("SgdConfig::new().with_weight_decay(Some(WeightDecayConfig::new(0.5))).with_gradient_clipping(Some(GradientClippingConfig::Value(0.5)))")), func(w, g []float32, step int) []float32 {
+			out := make([]float32, len(w))
+			for i := range g {
+				c := min(max(g[i], -0.5), 0.5)
+				out[i] = w[i] - (w[i]*0.5+c)*lr
+			}
+			return out
+		})
+	})
+}
