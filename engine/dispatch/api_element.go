@@ -42,7 +42,7 @@ func HasElementMethod(v Value, method string) bool {
 	return false
 }
 
-var dtypeMethods = map[string]bool{"name": true, "is_float": true, "is_int": true, "is_uint": true, "is_bool": true}
+var dtypeMethods = map[string]bool{"name": true, "is_float": true, "is_int": true, "is_uint": true, "is_bool": true, "size": true}
 
 // elementFunction is an associated function of Element or
 // ElementConversion called through a primitive: `f32::dtype()`,
@@ -231,6 +231,13 @@ func dtypeMethod(e *Enum, c Call) (Value, *UsageError, *Panic, bool) {
 		v = Bool(strings.HasPrefix(string(d), "U"))
 	case "is_bool":
 		v = Bool(d.IsBool())
+	case "size":
+		// DType::size (dtype.rs:36-73).
+		n, ok := dtypeSize(d)
+		if !ok {
+			return nil, nil, nil, false
+		}
+		v = Int{V: n, Suffix: "usize"}
 	default:
 		return nil, nil, nil, false
 	}

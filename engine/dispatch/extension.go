@@ -129,6 +129,9 @@ type ExtensionOp struct {
 	// a panic there prints the user's file ("src/main.rs:12:1"), not a
 	// file of Burn.
 	Location string
+	// Impl runs the program's impl on a route the playground runs it on
+	// (extension_impl.go); nil leaves every route to the signature.
+	Impl ExtensionImpl
 }
 
 // ExtSelector is one concrete selector of the attribute. Off is set when
@@ -587,6 +590,9 @@ func (w *World) callExtension(op *ExtensionOp, args []Value) (Value, *UsageError
 		if bad != nil {
 			return nil, nil, x.fail(bad.on(i + 1))
 		}
+	}
+	if v, ok := x.runImpl(); ok {
+		return v, nil, nil
 	}
 	return x.output(), nil, nil
 }

@@ -160,6 +160,9 @@ func captureReadError(t *Tensor) string {
 // Field is a public field of one of Burn's structs the model holds as its
 // own type: TensorData's shape and dtype.
 func Field(v Value, name string) (Value, bool) {
+	if f, ok := Deref(v).(interface{ FieldOf(string) (Value, bool) }); ok {
+		return f.FieldOf(name)
+	}
 	if d, ok := Deref(v).(*TensorData); ok {
 		switch name {
 		case "shape":

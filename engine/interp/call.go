@@ -171,7 +171,7 @@ func (in *interp) call(e *syntax.CallExpr, expect string) (value, *signal) {
 	if v, handled, sig := in.stdFunction(r.external, args, e); handled {
 		return v, sig
 	}
-	if crate := r.external[0]; in.otherCrate(crate) {
+	if crate := r.external[0]; in.otherCrate(crate) && !cubeclModelled(r.external) {
 		return in.otherCrateCall(crate, r.external, e.Range), nil
 	} else if in.unlinkedCrate(crate, len(r.external)) {
 		in.report(diag.Diagnostic{Code: "unknown-function", Severity: diag.Error, File: diag.MainRS, Range: path.Range,
@@ -249,6 +249,8 @@ func (in *interp) callItem(r resolution, e *syntax.CallExpr, path *syntax.PathEx
 			Message: fmt.Sprintf("failed to resolve: could not find `%s` in `%s`", r.rest[0], in.src.Slice(path.Range)),
 			File:    diag.MainRS, Range: path.Range})
 		return unknown, nil
+	case it.fn != nil && len(r.rest) == 1 && cubeKernel(it.fn, r.rest[0]):
+		return in.kernelLaunch(it.fn, r.rest[0], args, e)
 	case it.fn != nil && len(r.rest) == 0:
 		if last := path.Segments[len(path.Segments)-1]; len(last.Generics) > 0 {
 			in.turbofish = in.genericTexts(last.Generics)

@@ -647,6 +647,10 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 	}
 	if len(names) == 1 && r.external != nil {
 		if _, ok := in.lookupIn(m, names[0], 0); !ok {
+			if crate := in.foreignGlob(m); crate != "" {
+				// `use cubecl::prelude::*;` brings ABSOLUTE_POS_X in.
+				return in.otherCrateCall(crate, []string{crate, names[0]}, e.Range), nil
+			}
 			in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
 				Message: fmt.Sprintf("cannot find value `%s` in this scope", names[0]), File: diag.MainRS, Range: e.Range})
 			return unknown, nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/cubecl"
 	"github.com/dispatch-playground/playground/engine/data"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -555,7 +556,7 @@ func (in *interp) implemented(trait, self string) bool {
 			return true
 		}
 	}
-	return false
+	return in.cubeImplemented(trait, self)
 }
 
 // ---- calls
@@ -630,6 +631,7 @@ func (in *interp) extensionCall(trait, name string, args []value, e *syntax.Call
 		return unknown, nil
 	}
 	op := et.ops[name]
+	op.Impl = in.extensionImpl(et.decl.Name, name)
 	inputs := make([]source.Range, 0, len(e.Args)+1)
 	inputs = append(inputs, pathRange)
 	for _, a := range e.Args {
@@ -735,6 +737,7 @@ var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Valu
 	store.Call,
 	data.Call,
 	optim.Call,
+	cubecl.Call,
 	nn.Call,
 }
 

@@ -315,6 +315,9 @@ func (in *interp) burnEnumMethod(recv value, e *syntax.MethodCallExpr, args []va
 	if _, ok := dispatch.Deref(recv).(*dispatch.Enum); !ok {
 		return nil, nil, false
 	}
+	if v, ok := in.backwardMethod(recv, e); ok {
+		return v, nil, true
+	}
 	inputs := []source.Range{e.Recv.Span()}
 	for _, a := range e.Args {
 		inputs = append(inputs, a.Span())

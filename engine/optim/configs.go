@@ -104,17 +104,6 @@ func clippingOf(c *nn.Config, field string) *clipping {
 // (adam.rs:100-123, adamw.rs:122-146, sgd.rs:48-62, rmsprop.rs:43-68,
 // adagrad.rs:82-103).
 func initOptimizer(_ *dispatch.World, c *nn.Config, _ *dispatch.Device) (dispatch.Value, error) {
-	o, err := buildOptimizer(c)
-	if err != nil {
-		return nil, err
-	}
-	return o, nil
-}
-
-// buildOptimizer is the config's init; its rule alone is the config's
-// build, the bare optimizer, which ModuleOptimizer::from wraps without
-// the clipping.
-func buildOptimizer(c *nn.Config) (*ModuleOptimizer, error) {
 	o := &ModuleOptimizer{states: map[any]*paramContext{}}
 	momentumOf := func() adaptiveMomentum {
 		return adaptiveMomentum{beta1: float32Field(c, "beta_1"), beta2: float32Field(c, "beta_2"),
@@ -142,16 +131,6 @@ func buildOptimizer(c *nn.Config) (*ModuleOptimizer, error) {
 	}
 	return o, nil
 }
-
-// Bare is an optimizer itself (Adam, Sgd, ...), what a config's build
-// returns (adam.rs:100-110): ModuleOptimizer::from makes it the optimizer
-// of every parameter.
-type Bare struct {
-	name string
-	rule rule
-}
-
-func (b *Bare) TypeName() string { return b.name }
 
 func init() {
 	// adagrad.rs:17-27.

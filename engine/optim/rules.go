@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
-	"github.com/dispatch-playground/playground/engine/nn"
 )
 
 // The per-tensor optimizers of burn-optim (the Optimizer trait,
@@ -134,8 +133,6 @@ func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 type state struct {
 	time    int
 	tensors map[string]*dispatch.Tensor
-	// user is the state a program's own Optimizer returned.
-	user dispatch.Value
 	// order is the order the state's to_device moves its tensors in.
 	order []string
 }
@@ -151,7 +148,7 @@ func (s *state) clone() *state {
 	if s == nil {
 		return nil
 	}
-	out := &state{time: s.time, tensors: make(map[string]*dispatch.Tensor, len(s.tensors)), order: s.order, user: s.user}
+	out := &state{time: s.time, tensors: make(map[string]*dispatch.Tensor, len(s.tensors)), order: s.order}
 	for k, v := range s.tensors {
 		out.tensors[k] = v
 	}
@@ -456,45 +453,4 @@ func minPositiveOf(c *calc, grad *dispatch.Tensor) dispatch.Value {
 		}
 	}
 	return mp
-}
-
-// userRule is the program's own Optimizer impl given to
-// ModuleOptimizer::from (module_optimizer.rs:64-78): its step is the
-// program's `step`, called with the learning rate, the inner tensor, the
-// gradient and the state it returned last (base.rs:27-33, 164-183).
-type userRule struct {
-	v dispatch.Value
-	h nn.Host
-}
-
-func (u *userRule) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*dispatch.Tensor, *state) {
-	if c.err != nil || t == nil || grad == nil {
-		if c.err == nil {
-			c.err = errNotTensor
-		}
-		return nil, nil
-	}
-	prev := dispatch.Value(&dispatch.Enum{Type: "Option", Variant: "None"})
-	if st != nil && st.user != nil {
-		prev = &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []dispatch.Value{st.user}}
-	}
-	out, ok, err := u.h.CallMethod(u.v, "step", []dispatch.Value{f64v(lr), t, grad, prev})
-	if err != nil {
-		c.err = err
-		return nil, nil
-	}
-	tup, isTuple := dispatch.Deref(out).(dispatch.Tuple)
-	if !ok || !isTuple || len(tup) != 2 {
-		c.err = errNotTensor
-		return nil, nil
-	}
-	nt, isTensor := dispatch.Deref(tup[0]).(*dispatch.Tensor)
-	if !isTensor {
-		c.err = errNotTensor
-		return nil, nil
-	}
-	if en, isSome := dispatch.Deref(tup[1]).(*dispatch.Enum); isSome && en.Type == "Option" && en.Variant == "Some" && len(en.Fields) == 1 {
-		return nt, &state{user: en.Fields[0]}
-	}
-	return nt, nil
 }

@@ -29,16 +29,11 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	}
 	switch r := dispatch.Deref(c.Recv).(type) {
 	case *Store:
-		return storeMethod(w, r, c, h)
+		return storeMethod(r, c)
 	case *Helper:
 		return helperMethod(r, c)
 	case *Record:
 		return recordMethod(w, r, c, h)
-	case *Bytes:
-		if c.Method == "clone" && len(c.Args) == 0 {
-			return r, true, nil
-		}
-		return nil, false, nil
 	case *nn.Module:
 		return moduleMethod(w, r, r.Type, c, h)
 	case *dispatch.Enum:
@@ -163,13 +158,6 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 			if len(c.Args) != 1 {
 				return nil, true, wrongArity(1, len(c.Args))
 			}
-			if b, isBytes := dispatch.Deref(c.Args[0]).(*Bytes); isBytes && b.record != nil {
-				// Bytes the program made with into_bytes: the record they
-				// hold, its load settings the defaults again, as the
-				// burnpack reader gives them (store/mod.rs:195-214).
-				rec := &Record{entries: b.record.entries, validate: true}
-				return ok(rec), true, nil
-			}
 			rec := &Record{file: "bytes", validate: true}
 			return nil, true, &nn.Boundary{Item: "ModuleRecord::from_bytes", What: "reads a record from burnpack bytes",
 				Site: "crates/burn-core/src/store/mod.rs:172", Value: ok(rec)}
@@ -180,7 +168,7 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 
 // storeMethod is a builder of a store, or one of ModuleStore's reads
 // (traits.rs:227-277).
-func storeMethod(w *dispatch.World, s *Store, c dispatch.Call, h nn.Host) (dispatch.Value, bool, error) {
+func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
 	if c.Method == "clone" && len(c.Args) == 0 {
 		out := *s
 		return &out, true, nil
@@ -217,24 +205,6 @@ func storeMethod(w *dispatch.World, s *Store, c dispatch.Call, h nn.Host) (dispa
 	site := map[string]string{"PytorchStore": "crates/burn-store/src/pytorch/store.rs:327",
 		"SafetensorsStore": "crates/burn-store/src/safetensors/store.rs:609", "BurnpackStore": "crates/burn-store/src/burnpack.rs:360"}[s.Type]
 	switch c.Method {
-	case "apply_to", "collect_from":
-		// ModuleStore's own side of load_from and save_into
-		// (traits.rs:173, 194).
-		if len(c.Args) != 1 {
-			return nil, true, wrongMethodArity(1, len(c.Args))
-		}
-		method := map[string]string{"apply_to": "load_from", "collect_from": "save_into"}[c.Method]
-		m := c.Args[0]
-		typ := m.TypeName()
-		if mod, isModule := dispatch.Deref(m).(*nn.Module); isModule {
-			typ = mod.Type
-		} else if en, isEnum := dispatch.Deref(m).(*dispatch.Enum); isEnum {
-			typ = en.Type
-		} else {
-			return nil, true, &dispatch.UsageError{Code: "trait-not-implemented", Arg: 1,
-				Message: "the trait bound `" + typ + ": ModuleSnapshot` is not satisfied"}
-		}
-		return moduleMethod(w, dispatch.Deref(m), typ, dispatch.Call{Recv: m, Method: method, Args: []dispatch.Value{s}}, h)
 	case "keys", "get_all_snapshots":
 		if len(c.Args) != 0 {
 			return nil, true, wrongMethodArity(0, len(c.Args))
@@ -254,7 +224,6 @@ func storeMethod(w *dispatch.World, s *Store, c dispatch.Call, h nn.Host) (dispa
 		return nil, true, &nn.Boundary{Item: s.Type + "::get_bytes", What: "serializes the tensors it collected",
 			Site: site, Value: ok(dispatch.Unknown{})}
 	}
-	// The lists above are every method each store has at 2c06be35.
 	return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
 		"no method named `%s` found for %s `%s` in the current scope", c.Method, storeKind(s.Type), s.Type)}
 }
@@ -278,8 +247,8 @@ func helperMethod(hp *Helper, c dispatch.Call) (dispatch.Value, bool, error) {
 			// What the remapper or filter holds is not followed.
 			return dispatch.Unknown{}, true, nil
 		}
-		// Their other methods are Burn's table's to judge.
-		return nil, false, nil
+		return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
+			"no method named `%s` found for struct `%s` in the current scope", c.Method, hp.Type)}
 	}
 	if len(c.Args) != n {
 		return nil, true, wrongMethodArity(n, len(c.Args))

@@ -424,7 +424,6 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		"allow_partial": 1, "allow_unused": 1, "validate": 1, "into_bytes": 0, "save": 1}
 	n, known := want[c.Method]
 	if !known {
-		// want is every method ModuleRecord has at 2c06be35.
 		return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
 			"no method named `%s` found for struct `ModuleRecord` in the current scope", c.Method)}
 	}
@@ -471,9 +470,8 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		}
 		return out, true, nil
 	case "into_bytes":
-		// The burnpack bytes stay in memory: ModuleRecord::from_bytes of
-		// them is the record again (store/mod.rs:167-175).
-		return ok(&Bytes{record: r}), true, nil
+		return nil, true, &nn.Boundary{Item: "ModuleRecord::into_bytes", What: "serializes the record to burnpack bytes",
+			Site: "crates/burn-core/src/store/mod.rs:167", Value: ok(dispatch.Unknown{})}
 	case "save":
 		f, isPath := pathText(c.Args[0])
 		if !isPath {

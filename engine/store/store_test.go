@@ -181,10 +181,7 @@ func TestRecordInMemory(t *testing.T) {
     println!("{} {}", record.len(), record.is_empty());
     let same = Model::init(2, &device).load_record(record.clone());
     let x = Tensor::<2>::ones([1, 4], &device);
-    model.forward(x.clone()).into_data().assert_eq(&same.forward(x.clone()).into_data(), true);
-    let bytes = model.clone().into_record().into_bytes().unwrap();
-    let again = Model::init(2, &device).load_record(ModuleRecord::from_bytes(bytes).unwrap());
-    model.forward(x.clone()).into_data().assert_eq(&again.forward(x).into_data(), true);
+    model.forward(x.clone()).into_data().assert_eq(&same.forward(x).into_data(), true);
     let wide = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) };
     match wide.try_load_record(record.clone()) {
         Ok(_) => println!("loaded"),
@@ -286,26 +283,5 @@ func TestSaveFileTakesThePathOnly(t *testing.T) {
     model.save_file("artifacts/model", 1).unwrap();`)
 	if !mentions(warnings(res, "wrong-arguments"), "this method takes 1 argument but 2 arguments were supplied") {
 		t.Fatalf("want rustc's arity error, got %+v", res.Diagnostics)
-	}
-}
-
-// TestModuleStoreSide: ModuleStore's apply_to and collect_from are
-// load_from and save_into seen from the store (traits.rs:173, 194).
-func TestModuleStoreSide(t *testing.T) {
-	res := run(t, `let device = Device::flex();
-    let mut model = Model::init(2, &device);
-    let mut store = SafetensorsStore::from_file("m.safetensors");
-    store.collect_from(&model).unwrap();
-    store.apply_to(&mut model).unwrap();
-    assert_eq!(model.forward(Tensor::<2>::ones([1, 4], &device)).into_data(), TensorData::from([[0.0f32, 0.0]]));`)
-	if res.Status != engine.StatusOK || res.Complete {
-		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
-	}
-	w := warnings(res, "playground-unmodelled")
-	if !mentions(w, "`Model::save_into` writes the weights to `m.safetensors`") || !mentions(w, "`Model::load_from` reads the weights from `m.safetensors`") {
-		t.Errorf("warnings %q", w)
-	}
-	if !mentions(warnings(res, "playground-unchecked"), "assert_eq!") {
-		t.Errorf("the assertion on the loaded model is not unchecked: %+v", res.Diagnostics)
 	}
 }

@@ -142,12 +142,3 @@ func (r *Record) copy() *Record {
 	out := *r
 	return &out
 }
-
-// Bytes is burn-tensor's Bytes holding a record serialized to burnpack
-// in memory (ModuleRecord::into_bytes, store/mod.rs:167): the record it
-// was made from, which from_bytes gives back.
-type Bytes struct {
-	record *Record
-}
-
-func (b *Bytes) TypeName() string { return "Bytes" }

@@ -1,0 +1,258 @@
+package cubecl_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+// A custom cubecl kernel behind a #[backend_extension], as Burn's example
+// custom-cubecl-kernel writes it (smaller tensors).
+
+const kernelCargo = `[package]
+name = "custom-cubecl-kernel"
+version = "0.1.0"
+edition = "2024"
+
+[dependencies]
+burn = { version = "0.22", default-features = false, features = ["autodiff", "wgpu", "autotune", "template", "extension"%s] }
+burn-cubecl = { version = "0.22" }
+burn-fusion = { version = "0.22" }
+cubecl = { version = "0.10", features = ["wgpu"] }
+
+[package.metadata.playground]
+hardware = { wgpu = ["DiscreteGpu", "DiscreteGpu"] }
+`
+
+const kernelLib = `mod forward {
+use super::Backend;
+use burn::backend::tensor::FloatTensor;
+use burn::{backend::cubecl::dtype_to_storage_type, tensor::Shape};
+use burn_cubecl::{CubeBackend, CubeRuntime, kernel::into_contiguous, tensor::CubeTensor};
+use cubecl::{CubeCount, CubeDim};
+use crate::kernel::fused_matmul_add_relu_kernel;
+
+impl<R: CubeRuntime> Backend for CubeBackend<R> {
+    fn fused_matmul_add_relu(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>, bias: FloatTensor<Self>) -> FloatTensor<Self> {
+        let dtype = lhs.dtype;
+        let cube_dim = CubeDim::new_3d(16, 16, 1);
+        lhs.assert_is_on_same_device(&rhs);
+        lhs.assert_is_on_same_device(&bias);
+        let lhs = into_contiguous(lhs);
+        let rhs = into_contiguous(rhs);
+        let bias = into_contiguous(bias);
+        let ndims = lhs.meta.num_dims();
+        let num_rows = lhs.meta.shape()[ndims - 2];
+        let num_cols = rhs.meta.shape()[ndims - 1];
+        let mut num_batches = 1;
+        let mut shape_out = vec![0; ndims];
+        for i in shape_out.clone().into_iter().take(ndims - 2) {
+            shape_out[i] = usize::max(lhs.meta.shape()[i], rhs.meta.shape()[i]);
+            num_batches *= shape_out[i];
+        }
+        shape_out[ndims - 2] = num_rows;
+        shape_out[ndims - 1] = num_cols;
+        let shape_out = Shape::from(shape_out);
+        let buffer = lhs.client.empty(shape_out.num_elements() * dtype.size());
+        let output = CubeTensor::new_contiguous(lhs.client.clone(), lhs.device.clone(), shape_out, buffer, dtype);
+        let cubes_needed_in_x = f32::ceil(num_rows as f32 / cube_dim.x as f32) as u32;
+        let cubes_needed_in_y = f32::ceil(num_cols as f32 / cube_dim.y as f32) as u32;
+        let cube_count = CubeCount::Static(cubes_needed_in_x, cubes_needed_in_y, num_batches as u32);
+        fused_matmul_add_relu_kernel::launch(
+            &output.client,
+            cube_count,
+            cube_dim,
+            lhs.into_tensor_arg(),
+            rhs.into_tensor_arg(),
+            bias.into_tensor_arg(),
+            output.clone().into_tensor_arg(),
+            dtype_to_storage_type(dtype),
+        );
+        output
+    }
+}
+
+impl<R: CubeRuntime> Backend for burn_fusion::Fusion<CubeBackend<R>> {
+    fn fused_matmul_add_relu(_lhs: FloatTensor<Self>, _rhs: FloatTensor<Self>, _bias: FloatTensor<Self>) -> FloatTensor<Self> {
+        todo!()
+    }
+}
+}
+
+mod kernel {
+use cubecl::{cube, prelude::*};
+
+#[cube(launch)]
+pub fn fused_matmul_add_relu_kernel<F: Float>(
+    lhs: &Tensor<F>,
+    rhs: &Tensor<F>,
+    bias: &Tensor<F>,
+    output: &mut Tensor<F>,
+    #[define(F)] _dtype: ElemType,
+) {
+    let row = ABSOLUTE_POS_X as usize;
+    let col = ABSOLUTE_POS_Y as usize;
+    let n_rows = output.shape(output.rank() - 2);
+    let n_cols = output.shape(output.rank() - 1);
+    let dim_k = rhs.shape(rhs.rank() - 1);
+    if row >= n_rows || col >= n_cols {
+        terminate!();
+    }
+    let mut sum = F::new(0.0_f32);
+    for k in 0..dim_k {
+        sum += lhs[row * dim_k + k] * rhs[k * n_cols + col];
+    }
+    let index = row * n_cols + col;
+    output[index] = F::max(sum + bias[index], F::new(0.0_f32));
+}
+}
+
+use burn::{
+    backend::{Autodiff, Dispatch, Wgpu, backend_extension, tensor::FloatTensor},
+    tensor::{Device, DeviceKind, Distribution, Tensor, Tolerance, activation},
+};
+
+#[backend_extension(Autodiff, Wgpu)]
+pub trait Backend: burn::backend::Backend {
+    fn fused_matmul_add_relu(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>, bias: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+impl<B: Backend, C: burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy> Backend for Autodiff<B, C> {
+    fn fused_matmul_add_relu(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>, bias: FloatTensor<Self>) -> FloatTensor<Self> {
+        todo!()
+    }
+}
+
+pub fn matmul_add_relu_custom(lhs: Tensor<3>, rhs: Tensor<3>, bias: Tensor<3>) -> Tensor<3> {
+    let output = Dispatch::fused_matmul_add_relu(lhs.into_dispatch(), rhs.into_dispatch(), bias.into_dispatch());
+    Tensor::from_dispatch(output)
+}
+
+pub fn matmul_add_relu_reference(lhs: Tensor<3>, rhs: Tensor<3>, bias: Tensor<3>) -> Tensor<3> {
+    let x = lhs.matmul(rhs) + bias;
+    activation::relu(x)
+}
+`
+
+func runKernel(t *testing.T, features, main string) (engine.Result, string) {
+	t.Helper()
+	src := kernelLib + main
+	return engine.Run(engine.Request{Config: fmt.Sprintf(kernelCargo, features), Snippet: src}), src
+}
+
+const inference = `
+fn main() {
+    let device = Device::default();
+    let lhs = Tensor::<3>::random([1, 4, 4], Distribution::Default, &device);
+    let rhs = Tensor::random([2, 4, 4], Distribution::Default, &device);
+    let bias = Tensor::random([2, 4, 4], Distribution::Default, &device);
+    let reference = matmul_add_relu_reference(lhs.clone(), rhs.clone(), bias.clone()).into_data().convert::<f32>();
+    let custom = matmul_add_relu_custom(lhs, rhs, bias).into_data().convert::<f32>();
+    reference.assert_approx_eq::<f32>(&custom, Tolerance::default());
+    println!("same output");
+}
+`
+
+func ops(res engine.Result) []string {
+	var out []string
+	for _, e := range res.Trace {
+		out = append(out, e.Op)
+	}
+	return out
+}
+
+func codes(res engine.Result, severity string) []string {
+	var out []string
+	for _, d := range res.Diagnostics {
+		if d.Severity == severity {
+			out = append(out, d.Code+": "+d.Message)
+		}
+	}
+	return out
+}
+
+// TestKernelInference: the reference's ops are traced, the op is routed
+// to Wgpu and runs the program's impl for CubeBackend<R>, the kernel's
+// launch is a boundary whose output has the shape the impl built, and the
+// assertion against the reference is not checked (never passed).
+func TestKernelInference(t *testing.T) {
+	res, src := runKernel(t, "", inference)
+	if errs := codes(res, "error"); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s, complete %v: want a run that is not complete", res.Status, res.Complete)
+	}
+	got := ops(res)
+	want := []string{"float_matmul", "float_add", "relu", "fused_matmul_add_relu", "fused_matmul_add_relu_kernel::launch"}
+	i := 0
+	for _, op := range got {
+		if i < len(want) && op == want[i] {
+			i++
+		}
+	}
+	if i != len(want) {
+		t.Fatalf("trace %v does not hold %v in order", got, want)
+	}
+	for _, e := range res.Trace {
+		if e.Op == "fused_matmul_add_relu_kernel::launch" && !slices.Equal(e.Shape, []int64{2, 4, 4}) {
+			t.Errorf("the kernel's output has shape %v, want [2 4 4] (the batch of rhs)", e.Shape)
+		}
+		if e.Op == "fused_matmul_add_relu" && !strings.Contains(e.Note, "CubeBackend<WgpuRuntime>") {
+			t.Errorf("the op's note %q does not name the impl it runs", e.Note)
+		}
+	}
+	var unchecked, boundary bool
+	for _, d := range res.Diagnostics {
+		at := src[d.Span.Start.Offset:d.Span.End.Offset]
+		switch {
+		case d.Code == engine.CodeUnchecked && strings.Contains(at, "assert_approx_eq"):
+			unchecked = true
+		case d.Code == engine.CodeUnmodelled && strings.Contains(d.Message, "GPU kernel") && strings.HasPrefix(at, "fused_matmul_add_relu_kernel::launch"):
+			boundary = true
+		}
+	}
+	if !unchecked || !boundary {
+		t.Fatalf("unchecked assertion %v, kernel boundary %v: %v", unchecked, boundary, codes(res, "warning"))
+	}
+}
+
+// TestKernelTwoDevices: inputs on two devices of one backend route to it
+// (the routing compares backends), and the impl's
+// assert_is_on_same_device panics as burn-cubecl does.
+func TestKernelTwoDevices(t *testing.T) {
+	res, _ := runKernel(t, "", `
+fn main() {
+    let lhs = Tensor::<3>::random([1, 4, 4], Distribution::Default, &Device::wgpu(DeviceKind::DiscreteGpu(0)));
+    let rhs = Tensor::random([2, 4, 4], Distribution::Default, &Device::wgpu(DeviceKind::DiscreteGpu(1)));
+    let bias = Tensor::random([2, 4, 4], Distribution::Default, &Device::wgpu(DeviceKind::DiscreteGpu(0)));
+    let _ = matmul_add_relu_custom(lhs, rhs, bias);
+}
+`)
+	if res.Status != engine.StatusPanicked || res.Panic == nil {
+		t.Fatalf("status %s: want the panic of assert_is_on_same_device", res.Status)
+	}
+	p := res.Panic
+	if p.Message != "Both tensors should be on the same device DiscreteGpu(0) != DiscreteGpu(1)" ||
+		p.Location != "crates/burn-cubecl/src/tensor/base.rs:317" || p.Code != "both-tensors-should-be-on-the-same-device" {
+		t.Fatalf("panic %q at %s (%s)", p.Message, p.Location, p.Code)
+	}
+	if slices.Contains(ops(res), "fused_matmul_add_relu_kernel::launch") {
+		t.Fatalf("the kernel launched after the panic: %v", ops(res))
+	}
+}
+
+// TestKernelFusion: with burn-wgpu's fusion on (burn's default features),
+// Wgpu is Fusion<CubeBackend<R>>, and the route runs that impl: todo!().
+func TestKernelFusion(t *testing.T) {
+	res, _ := runKernel(t, `, "fusion"`, inference)
+	if res.Status != engine.StatusPanicked || res.Panic == nil || res.Panic.Message != "not yet implemented" {
+		t.Fatalf("status %s, panic %+v: want the Fusion impl's todo!()", res.Status, res.Panic)
+	}
+	if slices.Contains(ops(res), "fused_matmul_add_relu_kernel::launch") {
+		t.Fatalf("the CubeBackend impl ran under fusion: %v", ops(res))
+	}
+}
