@@ -255,6 +255,42 @@ func TestSchedulers(t *testing.T) {
 	check("sequential", lrs(t, "SequentialLrSchedulerConfig::new(vec![LinearLrSchedulerConfig::new(0.1, 0.04, 2).into(), ExponentialLrSchedulerConfig::new(0.3, 0.5).into()], vec![2])", 5), want)
 }
 
+// TestCosineAndNoam: cosine annealing (cosine.rs:87-99, its counter
+// starting at usize::MAX so the first rate is the initial one) and Noam
+// (noam.rs:65-73) against their formulas, to an ulp (Burn takes cos and
+// powf from libm).
+func TestCosineAndNoam(t *testing.T) {
+	closeTo := func(name string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 4e-16*math.Abs(want[i]) {
+				t.Errorf("%s step %d: lr %v, want %v", name, i+1, got[i], want[i])
+			}
+		}
+	}
+	var want []float64
+	for i := 0; i < 6; i++ {
+		want = append(want, 0.01+0.5*(0.2-0.01)*(1+math.Cos(float64(i)/4*math.Pi)))
+	}
+	closeTo("cosine", lrs(t, "CosineAnnealingLrSchedulerConfig::new(0.2, 4).with_min_lr(0.01)", 6), want)
+	want = want[:0]
+	for i := 1; i <= 5; i++ {
+		s := float64(i)
+		want = append(want, 2.0*math.Pow(16, -0.5)*math.Min(math.Pow(s, -0.5), s*math.Pow(3, -1.5)))
+	}
+	out := run(t, "use burn::optim::lr_scheduler::noam::NoamLrSchedulerConfig;", `let mut s = NoamLrSchedulerConfig::new(2.0).with_warmup_steps(3).with_model_size(16).init().unwrap();
+    for _ in 0..5 { println!("{:?}", s.step().base()); }`)
+	var got []float64
+	for _, l := range strings.Fields(out) {
+		x, _ := strconv.ParseFloat(l, 64)
+		got = append(got, x)
+	}
+	if len(got) != 5 {
+		t.Fatalf("output %q", out)
+	}
+	closeTo("noam", got, want)
+}
+
 // TestSchedulerErrors: init is a Result whose Err is build's message.
 func TestSchedulerErrors(t *testing.T) {
 	cases := map[string]string{
@@ -356,4 +392,141 @@ fn main() {
 	if strings.Join(ops, " ") != want {
 		t.Errorf("ops\n%s\nwant\n%s", strings.Join(ops, " "), want)
 	}
+}
+
+// TestProgramOptimizer: ModuleOptimizer::from wraps the program's own
+// Optimizer, whose step runs on each param's inner tensor and gradient;
+// a config's build is the bare optimizer, which from wraps without the
+// config's clipping.
+func TestProgramOptimizer(t *testing.T) {
+	out := run(t, `use burn::prelude::*;
+use burn::nn::{Linear, LinearConfig};
+use burn::optim::{LearningRate, ModuleOptimizer, Optimizer, SgdConfig, GradientsParams, GradientClippingConfig};
+
+#[derive(Clone)]
+pub struct HalfSgd;
+
+impl Optimizer for HalfSgd {
+    type State<const D: usize> = ();
+
+    fn step<const D: usize>(&self, lr: LearningRate, tensor: Tensor<D>, grad: Tensor<D>, _state: Option<Self::State<D>>) -> (Tensor<D>, Option<Self::State<D>>) {
+        (tensor - grad.mul_scalar(lr / 2.0), None)
+    }
+
+    fn to_device<const D: usize>(state: Self::State<D>, _device: &Device) -> Self::State<D> {
+        state
+    }
+}`, `let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let x = Tensor::<2>::from_data([[1.0, -2.0], [0.5, 3.0]], &device);
+    let mut optim = ModuleOptimizer::from(HalfSgd);
+    let w0 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    let grads = GradientsParams::from_grads(model.forward(x.clone()).sum().backward(), &model);
+    let model = optim.step(0.5, model, grads);
+    let w1 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    println!("{:?} {:?}", w0, w1);
+    let config = SgdConfig::new().with_gradient_clipping(Some(GradientClippingConfig::Value(0.1)));
+    println!("{} {}", config.init().has_gradient_clipping(), ModuleOptimizer::from(config.build()).has_gradient_clipping());`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || lines[1] != "true false" {
+		t.Fatalf("output %q", out)
+	}
+	ws := floats(t, lines[0])
+	// The gradient of the summed outputs is the sum of the inputs' rows.
+	grad := []float32{1.5, 1.0}
+	for i := range grad {
+		if want := ws[0][i] - grad[i]*float32(0.25); !near(ws[1][i], want) {
+			t.Errorf("weight[%d] = %v, want %v", i, ws[1][i], want)
+		}
+	}
+}
+
+// TestOtherRules: one naive reference each for AdamW (decoupled decay,
+// adamw.rs:80-107), centered RMSProp with momentum (rmsprop.rs:86-132),
+// AdaGrad with lr decay (adagrad.rs:119-142) and SGD with weight decay
+// and clipping by value (decay.rs:45-47, grad_clipping/base.rs:58-65).
+func TestOtherRules(t *testing.T) {
+	imports := stepImports + "\nuse burn::optim::{AdamWConfig, RmsPropConfig, AdaGradConfig, GradientClippingConfig, decay::WeightDecayConfig};"
+	sqrt := func(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+	lr := float32(0.1)
+
+	t.Run("AdamW", func(t *testing.T) {
+		var m1, m2 []float32
+		b1, b2, eps, wd := float32(0.9), float32(0.999), float32(1e-5), float32(0.01)
+		checkSteps(t, run(t, imports, stepLoop("AdamWConfig::new().with_weight_decay(0.01)")), func(w, g []float32, step int) []float32 {
+			if m1 == nil {
+				m1, m2 = make([]float32, len(g)), make([]float32, len(g))
+				for i := range g {
+					m1[i], m2[i] = g[i]*(1-b1), g[i]*g[i]*(1-b2)
+				}
+			} else {
+				for i := range g {
+					m1[i], m2[i] = m1[i]*b1+g[i]*(1-b1), m2[i]*b2+g[i]*g[i]*(1-b2)
+				}
+			}
+			pb1, pb2 := float32(1), float32(1)
+			for k := 0; k < step; k++ {
+				pb1, pb2 = pb1*b1, pb2*b2
+			}
+			decay := float64(0.1) * float64(wd)
+			out := make([]float32, len(w))
+			for i := range w {
+				delta := (m1[i] / (1 - pb1)) / (sqrt(m2[i]/(1-pb2)) + eps)
+				out[i] = w[i]*float32(1-decay) - delta*lr
+			}
+			return out
+		})
+	})
+	t.Run("RmsProp centered", func(t *testing.T) {
+		var sq, ga, buf []float32
+		alpha, mom, eps := float32(0.99), float32(0.9), float32(1e-5)
+		checkSteps(t, run(t, imports, stepLoop("RmsPropConfig::new().with_centered(true)")), func(w, g []float32, step int) []float32 {
+			out := make([]float32, len(w))
+			first := sq == nil
+			if first {
+				sq, ga, buf = make([]float32, len(g)), make([]float32, len(g)), make([]float32, len(g))
+			}
+			for i := range g {
+				if first {
+					sq[i], ga[i] = g[i]*g[i]*(1-alpha), g[i]*(1-alpha)
+				} else {
+					sq[i], ga[i] = sq[i]*alpha+g[i]*g[i]*(1-alpha), ga[i]*alpha+g[i]*(1-alpha)
+				}
+				d := g[i] / (sqrt(sq[i]-ga[i]*ga[i]) + eps)
+				if first {
+					buf[i] = d
+				} else {
+					buf[i] = buf[i]*mom + d
+				}
+				out[i] = w[i] - buf[i]*lr
+			}
+			return out
+		})
+	})
+	t.Run("AdaGrad", func(t *testing.T) {
+		var sum []float32
+		eps, decay := float32(1e-5), 0.5
+		checkSteps(t, run(t, imports, stepLoop("AdaGradConfig::new().with_lr_decay(0.5)")), func(w, g []float32, step int) []float32 {
+			if sum == nil {
+				sum = make([]float32, len(g))
+			}
+			newLr := 0.1 / (1 + float64(step-1)*decay)
+			out := make([]float32, len(w))
+			for i := range g {
+				sum[i] += g[i] * g[i]
+				out[i] = w[i] - g[i]/(sqrt(sum[i])+eps)*float32(newLr)
+			}
+			return out
+		})
+	})
+	t.Run("Sgd decay and clipping", func(t *testing.T) {
+		checkSteps(t, run(t, imports, stepLoop("SgdConfig::new().with_weight_decay(Some(WeightDecayConfig::new(0.5))).with_gradient_clipping(Some(GradientClippingConfig::Value(0.5)))")), func(w, g []float32, step int) []float32 {
+			out := make([]float32, len(w))
+			for i := range g {
+				c := min(max(g[i], -0.5), 0.5)
+				out[i] = w[i] - (w[i]*0.5+c)*lr
+			}
+			return out
+		})
+	})
 }

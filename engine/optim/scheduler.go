@@ -89,7 +89,7 @@ func (s *Scheduler) step() (float64, error) {
 	case schedCosine:
 		// cosine.rs:87-99: current_iter starts at usize::MAX and wraps.
 		s.current++
-		return s.minLr + 0.5*(s.maxLr-s.minLr)*(1.0+math.Cos(float64(s.current)/float64(s.numIters)*math.Pi)), nil
+		return s.minLr + 0.5*(s.maxLr-s.minLr)*(1.0+cosF64(float64(s.current)/float64(s.numIters)*math.Pi)), nil
 	case schedExponential:
 		// exponential.rs:64-68.
 		s.previous *= s.gamma
@@ -102,9 +102,9 @@ func (s *Scheduler) step() (float64, error) {
 	case schedNoam:
 		// noam.rs:65-73.
 		s.noamStep += 1.0
-		arg1 := math.Pow(s.noamStep, -0.5)
-		arg2 := s.noamStep * math.Pow(s.warmup, -1.5)
-		return s.factor * math.Pow(s.embedding, -0.5) * math.Min(arg1, arg2), nil
+		arg1 := powNegHalf(s.noamStep)
+		arg2 := s.noamStep * powNegThreeHalves(s.warmup)
+		return s.factor * powNegHalf(s.embedding) * math.Min(arg1, arg2), nil
 	case schedComposed:
 		// composed.rs:112-130.
 		step := 0.0
