@@ -268,9 +268,13 @@ func loadParam(w *dispatch.World, p *nn.Param, data *dispatch.TensorData, kind d
 	if err != nil {
 		return nil, err
 	}
-	v, err = w.Call(dispatch.Call{Recv: v, Method: "set_require_grad", Args: []dispatch.Value{dispatch.Bool(p.RequireGrad)}})
-	if err != nil {
-		return nil, err
+	if kind == dispatch.KindFloat {
+		// Parameter::set_require_grad is the tensor's for a float and
+		// leaves an int or bool tensor as it is (param/tensor.rs:30, 56, 82).
+		v, err = w.Call(dispatch.Call{Recv: v, Method: "set_require_grad", Args: []dispatch.Value{dispatch.Bool(p.RequireGrad)}})
+		if err != nil {
+			return nil, err
+		}
 	}
 	t, isTensor := v.(*dispatch.Tensor)
 	if !isTensor {
@@ -424,6 +428,7 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		"allow_partial": 1, "allow_unused": 1, "validate": 1, "into_bytes": 0, "save": 1}
 	n, known := want[c.Method]
 	if !known {
+		// want is every method ModuleRecord has at 2c06be35.
 		return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
 			"no method named `%s` found for struct `ModuleRecord` in the current scope", c.Method)}
 	}
@@ -470,8 +475,9 @@ func recordMethod(w *dispatch.World, r *Record, c dispatch.Call, h nn.Host) (dis
 		}
 		return out, true, nil
 	case "into_bytes":
-		return nil, true, &nn.Boundary{Item: "ModuleRecord::into_bytes", What: "serializes the record to burnpack bytes",
-			Site: "crates/burn-core/src/store/mod.rs:167", Value: ok(dispatch.Unknown{})}
+		// The burnpack bytes stay in memory: ModuleRecord::from_bytes of
+		// them is the record again (store/mod.rs:167-175).
+		return ok(&Bytes{record: r}), true, nil
 	case "save":
 		f, isPath := pathText(c.Args[0])
 		if !isPath {

@@ -181,7 +181,10 @@ func TestRecordInMemory(t *testing.T) {
     println!("{} {}", record.len(), record.is_empty());
     let same = Model::init(2, &device).load_record(record.clone());
     let x = Tensor::<2>::ones([1, 4], &device);
-    model.forward(x.clone()).into_data().assert_eq(&same.forward(x).into_data(), true);
+    model.forward(x.clone()).into_data().assert_eq(&same.forward(x.clone()).into_data(), true);
+    let bytes = model.clone().into_record().into_bytes().unwrap();
+    let again = Model::init(2, &device).load_record(ModuleRecord::from_bytes(bytes).unwrap());
+    model.forward(x.clone()).into_data().assert_eq(&again.forward(x).into_data(), true);
     let wide = Wide { fc1: LinearConfig::new(4, 2).init(&device), fc2: LinearConfig::new(2, 2).init(&device) };
     match wide.try_load_record(record.clone()) {
         Ok(_) => println!("loaded"),
@@ -283,5 +286,75 @@ func TestSaveFileTakesThePathOnly(t *testing.T) {
     model.save_file("artifacts/model", 1).unwrap();`)
 	if !mentions(warnings(res, "wrong-arguments"), "this method takes 1 argument but 2 arguments were supplied") {
 		t.Fatalf("want rustc's arity error, got %+v", res.Diagnostics)
+	}
+}
+
+// TestModuleStoreSide: ModuleStore's apply_to and collect_from are
+// load_from and save_into seen from the store (traits.rs:173, 194).
+func TestModuleStoreSide(t *testing.T) {
+	res := run(t, `let device = Device::flex();
+    let mut model = Model::init(2, &device);
+    let mut store = SafetensorsStore::from_file("m.safetensors");
+    store.collect_from(&model).unwrap();
+    store.apply_to(&mut model).unwrap();
+    assert_eq!(model.forward(Tensor::<2>::ones([1, 4], &device)).into_data(), TensorData::from([[0.0f32, 0.0]]));`)
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+	w := warnings(res, "playground-unmodelled")
+	if !mentions(w, "`Model::save_into` writes the weights to `m.safetensors`") || !mentions(w, "`Model::load_from` reads the weights from `m.safetensors`") {
+		t.Errorf("warnings %q", w)
+	}
+	if !mentions(warnings(res, "playground-unchecked"), "assert_eq!") {
+		t.Errorf("the assertion on the loaded model is not unchecked: %+v", res.Diagnostics)
+	}
+}
+
+// TestRecordPaths: a record's keys are the module's paths, a Vec's
+// elements by index and an Option's content at its own path, and an int
+// Param loads as one (no require_grad on it).
+func TestRecordPaths(t *testing.T) {
+	src := `use burn::prelude::*;
+use burn::nn::{Linear, LinearConfig};
+use burn::module::Param;
+
+#[derive(Module, Debug)]
+pub struct Block {
+    fc: Linear,
+    ids: Param<Tensor<1, Int>>,
+}
+
+#[derive(Module, Debug)]
+pub struct Net {
+    blocks: Vec<Block>,
+    head: Option<Linear>,
+}
+
+fn net(n: usize, d: &Device) -> Net {
+    let mut blocks = Vec::new();
+    for _ in 0..n {
+        blocks.push(Block { fc: LinearConfig::new(2, 2).init(d), ids: Param::from_tensor(Tensor::<1, Int>::arange(0..3, d)) });
+    }
+    Net { blocks, head: Some(LinearConfig::new(2, 1).init(d)) }
+}
+
+fn main() {
+    let d = Device::flex();
+    let rec = net(2, &d).into_record();
+    println!("{}", rec.len());
+    let same = net(2, &d).load_record(rec.clone());
+    assert_eq!(same.blocks[1].ids.val().into_data(), TensorData::from([0i32, 1, 2]));
+    match net(1, &d).try_load_record(rec.clone()) { Ok(_) => println!("ok"), Err(e) => println!("{e:?}") }
+    match net(3, &d).try_load_record(rec.clone()) { Ok(_) => println!("ok"), Err(e) => println!("{e:?}") }
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if res.Status != engine.StatusOK || !res.Complete {
+		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+	want := "8\n" + `Validation("Unused tensors: [\"blocks.1.fc.bias\", \"blocks.1.fc.weight\", \"blocks.1.ids\"]")` + "\n" +
+		`Validation("Missing tensors: [\"blocks.2.fc.weight\", \"blocks.2.fc.bias\", \"blocks.2.ids\"]")` + "\n"
+	if res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
 	}
 }
