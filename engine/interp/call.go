@@ -681,7 +681,7 @@ func (in *interp) methodCall(e *syntax.MethodCallExpr, expect string) (value, *s
 	}
 	// Methods of the snippet's own types.
 	if en, ok := dispatch.Deref(recv).(*dispatch.Enum); ok {
-		if fn := in.assocFn(en.Type, e.Name); fn != nil {
+		if fn := in.pickImpl(in.assocFn(en.Type, e.Name), en.Type, e.Name, args); fn != nil {
 			// callUserInspect: the module path is pushed already.
 			return in.callUserInspect(fn, recv, args, e.Range, nil, nil)
 		}

@@ -108,6 +108,16 @@ use std::ops::Add;
 impl Add for V { type Output = V; fn add(self, o: V) -> V { V { x: self.x + o.x } } }
 impl PartialEq for V { fn eq(&self, o: &V) -> bool { self.x % 10 == o.x % 10 } }
 fn main() { println!("{:?} {} {}", V { x: 1 } + V { x: 2 }, V { x: 1 } == V { x: 11 }, V { x: 1 } != V { x: 11 }); }`, "V { x: 3 } true false\n"},
+		{"the impl of a generic trait is picked by the arguments' types", `
+trait Batcher<I, O> { fn batch(&self, items: Vec<I>) -> O; }
+struct Item { text: String }
+struct B;
+impl Batcher<Item, usize> for B { fn batch(&self, items: Vec<Item>) -> usize { items.iter().map(|i| i.text.len()).sum() } }
+impl Batcher<String, String> for B { fn batch(&self, items: Vec<String>) -> String { items.join("+") } }
+fn main() {
+    let b = B;
+    println!("{} {}", b.batch(vec![Item { text: "abc".to_string() }]), b.batch(vec!["x".to_string(), "y".to_string()]));
+}`, "3 x+y\n"},
 		{"derive-new's constructors", `
 use derive_new::new;
 use std::marker::PhantomData;
