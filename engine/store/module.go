@@ -16,7 +16,17 @@ import (
 type pathParam struct {
 	path string
 	p    *nn.Param
+	// running is a BatchNorm's RunningState tensor, which Burn records
+	// as a float Param (param/running.rs:75-90) and the engine keeps as a
+	// plain tensor field of owner; p is nil then.
+	running *dispatch.Tensor
+	owner   *nn.Module
+	field   string
 }
+
+// runningStates are the fields of burn-nn's modules that are
+// RunningState<Tensor> (norm/batch.rs).
+var runningStates = map[string][]string{"BatchNorm": {"running_mean", "running_var"}}
 
 // params are the Params of a module tree with their paths, in the order
 // a ModuleVisitor meets them: a struct's fields by name, a Vec's or an
@@ -33,6 +43,10 @@ func params(v dispatch.Value, h nn.Host, path []string, out *[]pathParam, depth 
 		*out = append(*out, pathParam{path: strings.Join(path, "."), p: x})
 	case *nn.Module:
 		for _, f := range x.Fields {
+			if t, isTensor := dispatch.Deref(x.Values[f]).(*dispatch.Tensor); isTensor && slices.Contains(runningStates[x.Type], f) {
+				*out = append(*out, pathParam{path: strings.Join(at(f), "."), running: t, owner: x, field: f})
+				continue
+			}
 			params(x.Values[f], h, at(f), out, depth+1)
 		}
 	case *dispatch.Array:
@@ -225,9 +239,13 @@ func collect(w *dispatch.World, m dispatch.Value, h nn.Host) (*Record, error) {
 	params(m, h, nil, &list, 0)
 	rec := &Record{validate: true}
 	for _, pp := range list {
-		t, err := pp.p.Val(w)
-		if err != nil {
-			return nil, err
+		t, id := pp.running, dispatch.Value(dispatch.Unknown{})
+		if pp.p != nil {
+			var err error
+			if t, err = pp.p.Val(w); err != nil {
+				return nil, err
+			}
+			id = pp.p.ID
 		}
 		v, err := w.Call(dispatch.Call{Recv: t, Method: "into_data"})
 		if err != nil {
@@ -237,7 +255,7 @@ func collect(w *dispatch.World, m dispatch.Value, h nn.Host) (*Record, error) {
 		if !isData {
 			return nil, fmt.Errorf("into_data gave %s", v.TypeName())
 		}
-		rec.entries = append(rec.entries, entry{path: pp.path, id: pp.p.ID, data: td, kind: t.Kind()})
+		rec.entries = append(rec.entries, entry{path: pp.path, id: id, data: td, kind: t.Kind()})
 	}
 	return rec, nil
 }
@@ -288,7 +306,7 @@ func loadParam(w *dispatch.World, p *nn.Param, data *dispatch.TensorData, kind d
 // its tensor when it has one (the file's is unknown; a lazy Param takes
 // the device's default), and unknown values and id.
 func loadOutside(w *dispatch.World, m dispatch.Value, h nn.Host) (dispatch.Value, error) {
-	return nn.MapParams(w, m, h, func(p *nn.Param) (*nn.Param, error) {
+	loaded, err := nn.MapParams(w, m, h, func(p *nn.Param) (*nn.Param, error) {
 		_, t := p.Lazy()
 		kind, dtype := dispatch.KindFloat, dispatch.Value(nil)
 		var dt dispatch.DType
@@ -304,57 +322,118 @@ func loadOutside(w *dispatch.World, m dispatch.Value, h nn.Host) (dispatch.Value
 		}
 		return loadParam(w, p, dispatch.OutsideData(p.Shape(), dt), kind, dtype, dispatch.Unknown{})
 	})
+	if err != nil {
+		return nil, err
+	}
+	return loaded, loadRunning(w, loaded, h, func(pp pathParam) (*dispatch.TensorData, dispatch.Value, bool) {
+		return dispatch.OutsideData(pp.running.Shape(), pp.running.DType()), nil, true
+	})
+}
+
+// loadRunning loads the RunningState tensors of loaded, a module the
+// walk of MapParams made (its modules are its own copies): data gives
+// the data of each and the dtype to load it with, ok false to keep it.
+func loadRunning(w *dispatch.World, loaded dispatch.Value, h nn.Host, data func(pathParam) (*dispatch.TensorData, dispatch.Value, bool)) error {
+	var list []pathParam
+	params(loaded, h, nil, &list, 0)
+	for _, pp := range list {
+		if pp.running == nil {
+			continue
+		}
+		td, dtype, load := data(pp)
+		if !load {
+			continue
+		}
+		var opts dispatch.Value = &dispatch.Ref{V: pp.running.Device()}
+		if dtype != nil {
+			opts = dispatch.Tuple{opts, dtype}
+		}
+		v, err := w.Call(dispatch.Call{Path: []string{"Tensor", "from_data"}, Args: []dispatch.Value{td, opts},
+			Expect: expectType(dispatch.KindFloat, pp.running.Rank())})
+		if err != nil {
+			return err
+		}
+		pp.owner.Values[pp.field] = v
+	}
+	return nil
 }
 
 // apply is ModuleRecord::apply (store/mod.rs:237) of a record the
 // program took from a module: each Param found at its path with the
-// shape it expects is loaded; msg is the RecordError::Validation text
-// when Burn refuses the load, "" when it succeeds.
+// shape it expects is loaded (ModuleRecordMapper::take, store/mod.rs:358);
+// msg is the RecordError::Validation text when Burn refuses the load, ""
+// when it succeeds.
 func apply(w *dispatch.World, rec *Record, m dispatch.Value, h nn.Host) (dispatch.Value, string, error) {
-	var list []pathParam
-	params(m, h, nil, &list, 0)
-	paths := make(map[*nn.Param]string, len(list))
-	for _, pp := range list {
-		if _, seen := paths[pp.p]; !seen {
-			paths[pp.p] = pp.path
-		}
-	}
 	byPath := make(map[string]entry, len(rec.entries))
 	for _, e := range rec.entries {
 		byPath[e.path] = e
 	}
+	// The mapper's verdicts, in the order it meets the parameters.
+	var list []pathParam
+	params(m, h, nil, &list, 0)
 	var missing, errs []string
-	loaded, err := nn.MapParams(w, m, h, func(p *nn.Param) (*nn.Param, error) {
-		path := paths[p]
-		e, found := byPath[path]
-		if !found {
-			missing = append(missing, path)
-			return p, nil
+	found := map[string]entry{}
+	dtypes := map[string]dispatch.Value{}
+	for _, pp := range list {
+		e, hit := byPath[pp.path]
+		if !hit {
+			missing = append(missing, pp.path)
+			continue
 		}
-		delete(byPath, path)
+		delete(byPath, pp.path)
+		shape := pp.running.Shape
 		var dtype dispatch.Value
+		if pp.p != nil {
+			shape = pp.p.Shape
+		}
 		if rec.castToModule {
-			// CastToModule reads the Param's dtype, which initializes it
-			// (store/mod.rs:380).
-			t, err := p.Val(w)
+			// CastToModule reads the parameter's dtype, which
+			// initializes a lazy one (store/mod.rs:380).
+			t := pp.running
+			if pp.p != nil {
+				var err error
+				if t, err = pp.p.Val(w); err != nil {
+					return nil, "", err
+				}
+			}
+			v, err := w.Call(dispatch.Call{Recv: t, Method: "dtype"})
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
-			if dtype, err = w.Call(dispatch.Call{Recv: t, Method: "dtype"}); err != nil {
-				return nil, err
-			}
+			dtype = v
 		} else if e.kind != dispatch.KindBool {
 			// FromRecord: the record's dtype (a bool keeps the device's
 			// bool store, as resolve_dtype does).
 			_, dt := e.data.DataShape()
 			dtype = &dispatch.Enum{Type: "DType", Variant: string(dt)}
 		}
-		shape, _ := e.data.DataShape()
-		if !slices.Equal(shape, p.Shape()) {
-			errs = append(errs, fmt.Sprintf("%s: shape mismatch, expected %s but record has %s", path, shapeDebug(p.Shape()), shapeDebug(shape)))
+		recorded, _ := e.data.DataShape()
+		if !slices.Equal(recorded, shape()) {
+			errs = append(errs, fmt.Sprintf("%s: shape mismatch, expected %s but record has %s", pp.path, shapeDebug(shape()), shapeDebug(recorded)))
+			continue
+		}
+		found[pp.path], dtypes[pp.path] = e, dtype
+	}
+	paths := make(map[*nn.Param]string, len(list))
+	for _, pp := range list {
+		if _, seen := paths[pp.p]; pp.p != nil && !seen {
+			paths[pp.p] = pp.path
+		}
+	}
+	loaded, err := nn.MapParams(w, m, h, func(p *nn.Param) (*nn.Param, error) {
+		path := paths[p]
+		e, load := found[path]
+		if !load {
 			return p, nil
 		}
-		return loadParam(w, p, e.data, e.kind, dtype, e.id)
+		return loadParam(w, p, e.data, e.kind, dtypes[path], e.id)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	err = loadRunning(w, loaded, h, func(pp pathParam) (*dispatch.TensorData, dispatch.Value, bool) {
+		e, load := found[pp.path]
+		return e.data, dtypes[pp.path], load
 	})
 	if err != nil {
 		return nil, "", err

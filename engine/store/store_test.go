@@ -358,3 +358,48 @@ fn main() {
 		t.Errorf("output %q, want %q", res.Output, want)
 	}
 }
+
+// TestRunningStatesAreRecorded: a BatchNorm's running mean and variance
+// are RunningStates, which Burn records and loads as Params
+// (param/running.rs:75-90): they are keys of the record, and a file
+// load replaces them too, so no value of theirs survives as a guess.
+func TestRunningStatesAreRecorded(t *testing.T) {
+	src := `use burn::prelude::*;
+use burn::nn::{BatchNorm, BatchNormConfig};
+use burn_store::{ModuleSnapshot, PytorchStore};
+
+#[derive(Module, Debug)]
+pub struct Net {
+    norm: BatchNorm,
+}
+
+fn main() {
+    let d = Device::flex();
+    let rec = Net { norm: BatchNormConfig::new(3).init(&d) }.into_record();
+    println!("{}", rec.len());
+    let wider = Net { norm: BatchNormConfig::new(4).init(&d) };
+    if let Err(e) = wider.try_load_record(rec) {
+        println!("{e:?}");
+    }
+    let mut net = Net { norm: BatchNormConfig::new(3).init(&d) };
+    net.load_from(&mut PytorchStore::from_file("w.pt")).unwrap();
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+	want := "4\n" + `Validation("Apply errors: [\"norm.gamma: shape mismatch, expected Shape { dims: [4] } but record has Shape { dims: [3] }\", \"norm.beta: shape mismatch, expected Shape { dims: [4] } but record has Shape { dims: [3] }\", \"norm.running_mean: shape mismatch, expected Shape { dims: [4] } but record has Shape { dims: [3] }\", \"norm.running_var: shape mismatch, expected Shape { dims: [4] } but record has Shape { dims: [3] }\"]")` + "\n"
+	if res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+	loads := 0
+	for _, e := range res.Trace {
+		if e.Op == "float_from_data" && e.Span.Start.Line == 19 {
+			loads++
+		}
+	}
+	if loads != 4 {
+		t.Errorf("load_from made %d tensors from the file, want gamma, beta and the two running states", loads)
+	}
+}
