@@ -61,6 +61,8 @@ func paramKey(w *dispatch.World, id dispatch.Value) any {
 // (lr_from_param, :36-42).
 type ModuleLearningRate struct {
 	lrs []float64
+	// unknown is a rate the engine does not know.
+	unknown bool
 }
 
 func (*ModuleLearningRate) TypeName() string { return "ModuleLearningRate" }
@@ -114,6 +116,12 @@ func Step(w *dispatch.World, h nn.Host, optim, lr, model, grads dispatch.Value) 
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: -1, Message: "mismatched types: expected `ModuleOptimizer`, found `" + optim.TypeName() + "`"}
 	}
 	rate, ok := learningRate(lr)
+	if _, unknown := dispatch.Deref(lr).(dispatch.Unknown); unknown {
+		// A rate the engine does not know (a learner's scheduler it
+		// cannot read, an f64 from a file): the step runs, and what the
+		// rate scales has no values.
+		rate, ok = &ModuleLearningRate{lrs: []float64{0}, unknown: true}, true
+	}
 	if !ok {
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "the trait bound `ModuleLearningRate: From<" + lr.TypeName() + ">` is not satisfied"}
 	}
@@ -153,7 +161,7 @@ func (o *ModuleOptimizer) mapFloat(w *dispatch.World, rate *ModuleLearningRate, 
 		// (burn-std tensor/container.rs:69).
 		return nil, burnPanic("optim-grads-remove-rank", msgResultUnwrapAny, "crates/burn-std/src/tensor/container.rs:69")
 	}
-	c := &calc{w: w}
+	c := &calc{w: w, lrUnknown: rate.unknown}
 	// GradAdaptor::remove (:359-364): the device is the gradient's.
 	device := grad.Device()
 	isRequireGrad := isTrue(w.Call(dispatch.Call{Recv: tensor, Method: "is_require_grad"}))

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
 )
 
 // The per-tensor optimizers of burn-optim (the Optimizer trait,
@@ -17,6 +18,17 @@ import (
 type calc struct {
 	w   *dispatch.World
 	err error
+	// lrUnknown is a step whose learning rate the engine does not know:
+	// what the rate scales has no values.
+	lrUnknown bool
+}
+
+// byLr is t.mul_scalar(x) for an x computed from the learning rate.
+func (c *calc) byLr(t *dispatch.Tensor, x float64) *dispatch.Tensor {
+	if c.lrUnknown && t != nil {
+		t = t.WithoutValues()
+	}
+	return c.m(t, "mul_scalar", f64v(x))
 }
 
 // errNotTensor is a tensor method that gave something other than a
@@ -133,6 +145,8 @@ func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 type state struct {
 	time    int
 	tensors map[string]*dispatch.Tensor
+	// user is the state a program's own Optimizer returned.
+	user dispatch.Value
 	// order is the order the state's to_device moves its tensors in.
 	order []string
 }
@@ -148,7 +162,7 @@ func (s *state) clone() *state {
 	if s == nil {
 		return nil
 	}
-	out := &state{time: s.time, tensors: make(map[string]*dispatch.Tensor, len(s.tensors)), order: s.order}
+	out := &state{time: s.time, tensors: make(map[string]*dispatch.Tensor, len(s.tensors)), order: s.order, user: s.user}
 	for k, v := range s.tensors {
 		out.tensors[k] = v
 	}
@@ -259,7 +273,7 @@ type adam struct {
 func (o *adam) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*dispatch.Tensor, *state) {
 	grad = o.decay.transform(c, grad, t)
 	grad, st = o.momentum.adamTransform(c, grad, st)
-	delta := c.m(grad, "mul_scalar", f64v(lr))
+	delta := c.byLr(grad, lr)
 	return c.m(t, "sub", delta), st
 }
 
@@ -282,18 +296,18 @@ func (o *adamW) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (
 	decayRate := lr * float64(o.weightDecay)
 	var decayed *dispatch.Tensor
 	switch {
-	case decayRate == 0:
+	case decayRate == 0 && !c.lrUnknown:
 		decayed = t
 	case o.cautious:
 		// adamw.rs:87-95: no decay where it runs against the update.
 		tPos := c.m(t, "greater_equal_scalar", f64v(0))
 		gPos := c.m(st.get("moment_1"), "greater_equal_scalar", f64v(0))
 		differ := c.m(tPos, "not_equal", gPos)
-		decayed = c.m(t, "sub", c.m(c.m(t, "mul_scalar", f64v(decayRate)), "mask_fill", differ, f64v(0)))
+		decayed = c.m(t, "sub", c.m(c.byLr(t, decayRate), "mask_fill", differ, f64v(0)))
 	default:
-		decayed = c.m(t, "mul_scalar", f64v(1-decayRate))
+		decayed = c.byLr(t, 1-decayRate)
 	}
-	return c.m(decayed, "sub", c.m(rawDelta, "mul_scalar", f64v(lr))), st
+	return c.m(decayed, "sub", c.byLr(rawDelta, lr)), st
 }
 
 // sgd is sgd.rs's Sgd (sgd.rs:65-95) with momentum.rs's Momentum.
@@ -328,7 +342,7 @@ func (o *sgd) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*d
 		}
 		out.tensors["velocity"] = velocity
 	}
-	delta := c.m(grad, "mul_scalar", f64v(lr))
+	delta := c.byLr(grad, lr)
 	return c.m(t, "sub", delta), out
 }
 
@@ -375,7 +389,7 @@ func (o *rmsProp) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state)
 		grad = buf
 		out.tensors["buf"] = buf
 	}
-	delta := c.m(grad, "mul_scalar", f64v(lr))
+	delta := c.byLr(grad, lr)
 	return c.m(t, "sub", delta), out
 }
 
@@ -398,7 +412,7 @@ func (o *adaGrad) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state)
 		out.time = 1
 	}
 	newLr := lr / (1 + (float64(out.time)-1)*o.lrDecay)
-	grad = c.m(c.m(grad, "div", c.m(c.m(out.tensors["sum"], "sqrt"), "add_scalar", f32v(o.epsilon))), "mul_scalar", f64v(newLr))
+	grad = c.byLr(c.m(grad, "div", c.m(c.m(out.tensors["sum"], "sqrt"), "add_scalar", f32v(o.epsilon))), newLr)
 	return c.m(t, "sub", grad), out
 }
 
@@ -453,4 +467,49 @@ func minPositiveOf(c *calc, grad *dispatch.Tensor) dispatch.Value {
 		}
 	}
 	return mp
+}
+
+// userRule is the program's own Optimizer impl given to
+// ModuleOptimizer::from (module_optimizer.rs:64-78): its step is the
+// program's `step`, called with the learning rate, the inner tensor, the
+// gradient and the state it returned last (base.rs:27-33, 164-183).
+type userRule struct {
+	v dispatch.Value
+	h nn.Host
+}
+
+func (u *userRule) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*dispatch.Tensor, *state) {
+	if c.err != nil || t == nil || grad == nil {
+		if c.err == nil {
+			c.err = errNotTensor
+		}
+		return nil, nil
+	}
+	prev := dispatch.Value(&dispatch.Enum{Type: "Option", Variant: "None"})
+	if st != nil && st.user != nil {
+		prev = &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []dispatch.Value{st.user}}
+	}
+	rate := f64v(lr)
+	if c.lrUnknown {
+		rate = dispatch.Unknown{}
+	}
+	out, ok, err := u.h.CallMethod(u.v, "step", []dispatch.Value{rate, t, grad, prev})
+	if err != nil {
+		c.err = err
+		return nil, nil
+	}
+	tup, isTuple := dispatch.Deref(out).(dispatch.Tuple)
+	if !ok || !isTuple || len(tup) != 2 {
+		c.err = errNotTensor
+		return nil, nil
+	}
+	nt, isTensor := dispatch.Deref(tup[0]).(*dispatch.Tensor)
+	if !isTensor {
+		c.err = errNotTensor
+		return nil, nil
+	}
+	if en, isSome := dispatch.Deref(tup[1]).(*dispatch.Enum); isSome && en.Type == "Option" && en.Variant == "Some" && len(en.Fields) == 1 {
+		return nt, &state{user: en.Fields[0]}
+	}
+	return nt, nil
 }
