@@ -29,11 +29,16 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	}
 	switch r := dispatch.Deref(c.Recv).(type) {
 	case *Store:
-		return storeMethod(r, c)
+		return storeMethod(w, r, c, h)
 	case *Helper:
 		return helperMethod(r, c)
 	case *Record:
 		return recordMethod(w, r, c, h)
+	case *Bytes:
+		if c.Method == "clone" && len(c.Args) == 0 {
+			return r, true, nil
+		}
+		return nil, false, nil
 	case *nn.Module:
 		return moduleMethod(w, r, r.Type, c, h)
 	case *dispatch.Enum:
@@ -135,6 +140,18 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 		}
 		v := dispatch.Value(&Helper{Type: typ})
 		if typ == "KeyRemapper" && name == "from_patterns" {
+			// Result<Self, regex::Error> (keyremapper.rs:74): Ok when every
+			// pattern compiles, unknown otherwise (see add_pattern).
+			list, isVec := dispatch.Deref(c.Args[0]).(*dispatch.Array)
+			if !isVec {
+				return dispatch.Unknown{}, true, nil
+			}
+			for _, e := range list.Elems {
+				pair, isPair := dispatch.Deref(e).(dispatch.Tuple)
+				if !isPair || len(pair) != 2 || !compiles(pair[0]) {
+					return dispatch.Unknown{}, true, nil
+				}
+			}
 			v = ok(v)
 		}
 		return v, true, nil
@@ -158,6 +175,13 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 			if len(c.Args) != 1 {
 				return nil, true, wrongArity(1, len(c.Args))
 			}
+			if b, isBytes := dispatch.Deref(c.Args[0]).(*Bytes); isBytes && b.record != nil {
+				// Bytes the program made with into_bytes: the record they
+				// hold, its load settings the defaults again, as the
+				// burnpack reader gives them (store/mod.rs:195-214).
+				rec := &Record{entries: b.record.entries, validate: true}
+				return ok(rec), true, nil
+			}
 			rec := &Record{file: "bytes", validate: true}
 			return nil, true, &nn.Boundary{Item: "ModuleRecord::from_bytes", What: "reads a record from burnpack bytes",
 				Site: "crates/burn-core/src/store/mod.rs:172", Value: ok(rec)}
@@ -168,7 +192,7 @@ func assoc(w *dispatch.World, c dispatch.Call) (dispatch.Value, bool, error) {
 
 // storeMethod is a builder of a store, or one of ModuleStore's reads
 // (traits.rs:227-277).
-func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
+func storeMethod(w *dispatch.World, s *Store, c dispatch.Call, h nn.Host) (dispatch.Value, bool, error) {
 	if c.Method == "clone" && len(c.Args) == 0 {
 		out := *s
 		return &out, true, nil
@@ -205,6 +229,24 @@ func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
 	site := map[string]string{"PytorchStore": "crates/burn-store/src/pytorch/store.rs:327",
 		"SafetensorsStore": "crates/burn-store/src/safetensors/store.rs:609", "BurnpackStore": "crates/burn-store/src/burnpack.rs:360"}[s.Type]
 	switch c.Method {
+	case "apply_to", "collect_from":
+		// ModuleStore's own side of load_from and save_into
+		// (traits.rs:173, 194).
+		if len(c.Args) != 1 {
+			return nil, true, wrongMethodArity(1, len(c.Args))
+		}
+		method := map[string]string{"apply_to": "load_from", "collect_from": "save_into"}[c.Method]
+		m := c.Args[0]
+		typ := m.TypeName()
+		if mod, isModule := dispatch.Deref(m).(*nn.Module); isModule {
+			typ = mod.Type
+		} else if en, isEnum := dispatch.Deref(m).(*dispatch.Enum); isEnum {
+			typ = en.Type
+		} else {
+			return nil, true, &dispatch.UsageError{Code: "trait-not-implemented", Arg: 1,
+				Message: "the trait bound `" + typ + ": ModuleSnapshot` is not satisfied"}
+		}
+		return moduleMethod(w, dispatch.Deref(m), typ, dispatch.Call{Recv: m, Method: method, Args: []dispatch.Value{s}}, h)
 	case "keys", "get_all_snapshots":
 		if len(c.Args) != 0 {
 			return nil, true, wrongMethodArity(0, len(c.Args))
@@ -224,6 +266,7 @@ func storeMethod(s *Store, c dispatch.Call) (dispatch.Value, bool, error) {
 		return nil, true, &nn.Boundary{Item: s.Type + "::get_bytes", What: "serializes the tensors it collected",
 			Site: site, Value: ok(dispatch.Unknown{})}
 	}
+	// The lists above are every method each store has at 2c06be35.
 	return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
 		"no method named `%s` found for %s `%s` in the current scope", c.Method, storeKind(s.Type), s.Type)}
 }
@@ -247,8 +290,8 @@ func helperMethod(hp *Helper, c dispatch.Call) (dispatch.Value, bool, error) {
 			// What the remapper or filter holds is not followed.
 			return dispatch.Unknown{}, true, nil
 		}
-		return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: fmt.Sprintf(
-			"no method named `%s` found for struct `%s` in the current scope", c.Method, hp.Type)}
+		// Their other methods are Burn's table's to judge.
+		return nil, false, nil
 	}
 	if len(c.Args) != n {
 		return nil, true, wrongMethodArity(n, len(c.Args))
@@ -258,14 +301,20 @@ func helperMethod(hp *Helper, c dispatch.Call) (dispatch.Value, bool, error) {
 		// crate and Go's regexp read the same RE2 syntax: a pattern Go
 		// compiles is Ok; for any other the Err regex would give, and its
 		// text, are not followed, so the result is unknown.
-		pattern, isStr := dispatch.Deref(c.Args[0]).(dispatch.Str)
-		if !isStr {
-			return dispatch.Unknown{}, true, nil
-		}
-		if _, err := regexp.Compile(string(pattern)); err != nil {
+		if !compiles(c.Args[0]) {
 			return dispatch.Unknown{}, true, nil
 		}
 		return ok(hp), true, nil
 	}
 	return hp, true, nil
+}
+
+// compiles reports whether v is a pattern Go's regexp compiles.
+func compiles(v dispatch.Value) bool {
+	pattern, isStr := dispatch.Deref(v).(dispatch.Str)
+	if !isStr {
+		return false
+	}
+	_, err := regexp.Compile(string(pattern))
+	return err == nil
 }

@@ -16,7 +16,7 @@ const model = `
 use burn::prelude::*;
 use burn::nn::{Linear, LinearConfig};
 use burn::store::ModuleRecord;
-use burn_store::{BurnpackStore, ModuleSnapshot, PyTorchToBurnAdapter, PytorchStore, SafetensorsStore};
+use burn_store::{BurnpackStore, KeyRemapper, ModuleSnapshot, PyTorchToBurnAdapter, PytorchStore, SafetensorsStore};
 
 #[derive(Module, Debug)]
 pub struct Model {
@@ -401,5 +401,21 @@ fn main() {
 	}
 	if loads != 4 {
 		t.Errorf("load_from made %d tensors from the file, want gamma, beta and the two running states", loads)
+	}
+}
+
+// TestKeyRemapperPatterns: add_pattern compiles its regex; a pattern
+// Go's regexp compiles is Ok, one it does not is unknown, not a guess of
+// regex's Err.
+func TestKeyRemapperPatterns(t *testing.T) {
+	res := run(t, `let remapper = KeyRemapper::new().add_pattern(r"^transformer\.h\.(\d+)\.", "transformer.layer$1.").unwrap();
+    let _store = SafetensorsStore::from_file("model.safetensors").remap(remapper);
+    println!("{}", KeyRemapper::new().add_pattern(r"\.attn\.", ".attention.").is_ok());`)
+	if res.Status != engine.StatusOK || !res.Complete || res.Output != "true\n" {
+		t.Fatalf("status %s complete %v output %q: %+v", res.Status, res.Complete, res.Output, res.Diagnostics)
+	}
+	res = run(t, `println!("{}", KeyRemapper::new().add_pattern("(unclosed", "x").is_ok());`)
+	if res.Complete || res.Output != "" || len(warnings(res, "playground-unchecked")) == 0 {
+		t.Fatalf("an invalid pattern's result is known: complete %v output %q: %+v", res.Complete, res.Output, res.Diagnostics)
 	}
 }

@@ -92,7 +92,7 @@ var fallible = map[string]bool{"KeyRemapper::add_pattern": true}
 
 // helperConstructors are the associated functions that make a helper.
 var helperConstructors = map[string]map[string]int{
-	"KeyRemapper":          {"new": 0, "default": 0},
+	"KeyRemapper":          {"new": 0, "default": 0, "from_patterns": 1},
 	"PathFilter":           {"new": 0, "all": 0, "none": 0, "default": 0, "from_regex_patterns": 1, "from_paths": 1, "from_predicate": 1},
 	"HalfPrecisionAdapter": {"new": 0, "default": 0},
 	"FloatCastAdapter":     {"to": 1},
@@ -142,3 +142,12 @@ func (r *Record) copy() *Record {
 	out := *r
 	return &out
 }
+
+// Bytes is burn-tensor's Bytes holding a record serialized to burnpack
+// in memory (ModuleRecord::into_bytes, store/mod.rs:167): the record it
+// was made from, which from_bytes gives back.
+type Bytes struct {
+	record *Record
+}
+
+func (b *Bytes) TypeName() string { return "Bytes" }
