@@ -256,3 +256,63 @@ func TestKernelFusion(t *testing.T) {
 		t.Fatalf("the CubeBackend impl ran under fusion: %v", ops(res))
 	}
 }
+
+// TestKernelWrites: a kernel's `&mut` parameters are what it writes. An
+// impl that launches a kernel writing its input and returns it gives a
+// tensor whose values are unknown (the assertion is not checked); one that
+// returns an input the kernel only reads keeps its values, so a wrong
+// expectation still fails.
+func TestKernelWrites(t *testing.T) {
+	const prog = `
+use burn::backend::{Autodiff, Dispatch, Wgpu, backend_extension, tensor::FloatTensor};
+use burn::tensor::{Device, Tensor, TensorData};
+use burn_cubecl::{CubeBackend, CubeRuntime, tensor::CubeTensor};
+use cubecl::{CubeCount, CubeDim, cube, prelude::*};
+
+#[cube(launch)]
+pub fn touch<F: Float>(input: &Tensor<F>, output: &mut Tensor<F>) {
+    output[ABSOLUTE_POS] = input[ABSOLUTE_POS];
+}
+
+#[backend_extension(Wgpu)]
+pub trait Ext: burn::backend::Backend {
+    fn pick(x: FloatTensor<Self>, y: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+impl<R: CubeRuntime> Ext for CubeBackend<R> {
+    fn pick(x: FloatTensor<Self>, y: FloatTensor<Self>) -> FloatTensor<Self> {
+        touch::launch(&x.client, CubeCount::Static(1, 1, 1), CubeDim::new_1d(2), x.clone().into_tensor_arg(), y.clone().into_tensor_arg());
+        %s
+    }
+}
+impl<R: CubeRuntime> Ext for burn_fusion::Fusion<CubeBackend<R>> {
+    fn pick(x: FloatTensor<Self>, _y: FloatTensor<Self>) -> FloatTensor<Self> { x }
+}
+
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<1>::from_floats([1.0, 2.0], &device);
+    let y = Tensor::<1>::from_floats([3.0, 4.0], &device);
+    let out: Tensor<1> = Tensor::from_dispatch(Dispatch::pick(x.into_dispatch(), y.into_dispatch()));
+    assert_eq!(out.into_data(), TensorData::from([5.0f32, 6.0]));
+}
+`
+	run := func(ret string) engine.Result {
+		return engine.Run(engine.Request{Config: fmt.Sprintf(kernelCargo, ""), Snippet: fmt.Sprintf(prog, ret)})
+	}
+	written := run("y")
+	if written.Status != engine.StatusOK || written.Complete {
+		t.Fatalf("returning the written tensor: status %s complete %v, errors %v; want an unchecked run", written.Status, written.Complete, codes(written, "error"))
+	}
+	unchecked := false
+	for _, d := range written.Diagnostics {
+		unchecked = unchecked || (d.Code == engine.CodeUnchecked && strings.Contains(d.Message, "assert_eq"))
+	}
+	if !unchecked {
+		t.Fatalf("the assertion on the written tensor was not reported unchecked: %v", codes(written, "warning"))
+	}
+	read := run("x")
+	if read.Status != engine.StatusPanicked || read.Panic == nil || !strings.Contains(read.Panic.Message, "assertion `left == right` failed") {
+		t.Fatalf("returning the read-only input: status %s panic %+v; want the failed assert_eq on its known values", read.Status, read.Panic)
+	}
+}
