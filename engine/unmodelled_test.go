@@ -398,10 +398,9 @@ func firstCrateUnmodelled(t *testing.T, config, items string, candidates [][2]st
 
 // TestBurnCratesUnmodelled: a name of burn-train, burn-dataset, burn-nn or
 // burn-store, and a method a program's own type has from one of Burn's
-// traits, is Burn's item the engine does not model (a warning naming it,
+// traits (Module's, for a struct that derives it), is Burn's item the engine does not model (a warning naming it,
 // its value unknown), never rustc's "no function or associated item".
 func TestBurnCratesUnmodelled(t *testing.T) {
-	userDataset := "use burn::data::dataset::Dataset;\nstruct Items;\nimpl Dataset<i32> for Items {\n    fn get(&self, index: usize) -> Option<i32> { Some(index as i32) }\n    fn len(&self) -> usize { 3 }\n}\n"
 	cases := []struct {
 		name, config, items string
 		candidates          [][2]string
@@ -411,6 +410,9 @@ func TestBurnCratesUnmodelled(t *testing.T) {
 			{"let m = burn::train::metric::CpuMemory::new();", "CpuMemory::new"},
 			{"let m = burn::train::metric::IterationSpeedMetric::new();", "IterationSpeedMetric::new"},
 			{"let m = burn::train::metric::LearningRateMetric::new();", "LearningRateMetric::new"},
+			{"let e = burn::train::checkpoint::CheckpointerError::Unknown(String::new());", "CheckpointerError::Unknown"},
+			{"let i = burn::train::Interrupter::new();", "Interrupter::new"},
+			{"let l = burn::train::FileApplicationLoggerInstaller::new(\"log.txt\");", "FileApplicationLoggerInstaller::new"},
 		}},
 		{"burn-dataset", burnCrateConfig("dataset"), "", [][2]string{
 			{"let d = burn::data::dataset::InMemDataset::new(vec![1, 2, 3]);", "InMemDataset::new"},
@@ -433,10 +435,9 @@ func TestBurnCratesUnmodelled(t *testing.T) {
 			{"let f = burn::store::PathFilter::none();", "PathFilter::none"},
 			{"let a = burn::store::ChainAdapter::new(burn::store::PyTorchToBurnAdapter, burn::store::PyTorchToBurnAdapter);", "ChainAdapter::new"},
 		}},
-		{"a trait method of the program's Dataset", burnCrateConfig("dataset"), userDataset, [][2]string{
-			{"let n = Items.is_empty();", "Dataset::is_empty"},
-			{"let i = Items.iter();", "Dataset::iter"},
-			{"let v = Items.get_many(&[0, 1]);", "Dataset::get_many"},
+		{"a trait method of the program's Module", burnCrateConfig("train"), "use burn::module::Module;\nuse burn::nn::{Linear, LinearConfig};\n#[derive(Module, Debug)]\nstruct Net {\n    l: Linear,\n}\n", [][2]string{
+			{"let n = Net { l: LinearConfig::new(2, 2).init(&burn::tensor::Device::default()) };\n    let d = n.collect_devices(Vec::new());", "Module::collect_devices"},
+			{"let n = Net { l: LinearConfig::new(2, 2).init(&burn::tensor::Device::default()) };\n    let m = n.train::<burn::tensor::Device>();", "Module::train"},
 		}},
 	}
 	for _, c := range cases {
@@ -464,7 +465,7 @@ func TestBurnCratesFeatureGate(t *testing.T) {
 		stmts    []string // candidates: others model Burn's crates, and the test needs one they do not answer first
 		feature  string
 	}{
-		{"burn-train without train", []string{"std", "flex"}, []string{"let m = burn::train::metric::LearningRateMetric::new();", "let m = burn::train::metric::IterationSpeedMetric::new();"}, "train"},
+		{"burn-train without train", []string{"std", "flex"}, []string{"let m = burn::train::metric::LearningRateMetric::new();", "let m = burn::train::metric::IterationSpeedMetric::new();", "let i = burn::train::Interrupter::new();", "let e = burn::train::checkpoint::CheckpointerError::Unknown(String::new());"}, "train"},
 		{"burn-train's sys-metrics, which burn's metrics turns on", []string{"std", "flex", "train"}, []string{"let m = burn::train::metric::CpuUse::new();", "let m = burn::train::metric::CpuMemory::new();"}, "metrics"},
 		{"burn-dataset's vision without vision", []string{"std", "flex", "dataset"}, []string{"let d = burn::data::dataset::vision::ImageFolderDataset::new_classification(\"images\");", "let d = burn::data::dataset::vision::MnistDataset::train();"}, "vision"},
 		{"burn-optim without optim", []string{"std", "flex"}, []string{"let c = burn::optim::AdaGradConfig::new();", "let c = burn::grad_clipping::GradientClippingConfig::Value(1.0);", "let r = burn::lr_scheduler::LrSchedulerRecord::new();"}, "optim"},
@@ -555,5 +556,28 @@ func TestBurnCratesUnknownName(t *testing.T) {
 				t.Errorf("a boundary for a name Burn lacks:\n%s", Summary(res))
 			}
 		})
+	}
+}
+
+// TestProgramTraitOnBurnType: the program's own trait implemented for one
+// of Burn's types (`impl CIFAR10Loader for ImageFolderDataset`) gives the
+// type the program's functions: Burn has no item of that name, and rustc
+// finds the program's.
+func TestProgramTraitOnBurnType(t *testing.T) {
+	items := "use burn::data::dataset::InMemDataset;\ntrait Answer {\n    fn answer() -> usize;\n}\nimpl Answer for InMemDataset<i32> {\n    fn answer() -> usize {\n        42\n    }\n}\n"
+	for _, c := range []struct {
+		want   string
+		status string
+	}{{"42", "ok"}, {"41", "panicked"}} {
+		src := items + "fn main() {\n    let n = InMemDataset::<i32>::answer();\n    assert_eq!(n, " + c.want + ");\n}\n"
+		res := run(t, engine.Request{Config: burnCrateConfig("dataset"), Snippet: src})
+		if res.Status != c.status {
+			t.Errorf("assert_eq!(n, %s): status %s, want %s:\n%s", c.want, res.Status, c.status, Summary(res))
+		}
+		for _, d := range res.Diagnostics {
+			if strings.Contains(d.Message, "no function or associated item named") || d.Code == "playground-unchecked" {
+				t.Errorf("assert_eq!(n, %s): %s %s", c.want, d.Code, d.Message)
+			}
+		}
 	}
 }

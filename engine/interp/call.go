@@ -756,6 +756,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		in.uncheckedCall(call, site, inputs)
 		return unknown, nil
 	}
+	if v, sig, gated := in.gatedOut(call, site, nameRange, inputs); gated {
+		return v, sig
+	}
 	for _, a := range call.Args {
 		// An array from outside of known dims (data.KnownShape) is data
 		// of that shape whose values are unknown.

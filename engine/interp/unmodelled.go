@@ -140,7 +140,16 @@ func ownerOf(call dispatch.Call) []string {
 // for std and dataset), as Cargo unifies them.
 func (in *interp) missingFeature(items []burnapi.Item) (burnapi.Gate, bool) {
 	t := burnapi.Default()
-	on := t.Closure(in.opts.Config.Features)
+	var closure map[string]bool
+	on := func(g burnapi.Gate) bool {
+		if in.opts.Config.Enabled(g.Crate, g.Feature) {
+			return true
+		}
+		if closure == nil {
+			closure = t.Closure(in.opts.Config.Features)
+		}
+		return closure[g.Crate+"/"+g.Feature]
+	}
 	var first burnapi.Gate
 	found := false
 	for _, it := range items {
@@ -152,7 +161,7 @@ func (in *interp) missingFeature(items []burnapi.Item) (burnapi.Gate, bool) {
 		}
 		var missing *burnapi.Gate
 		for _, g := range it.Gates() {
-			if !on[g.Crate+"/"+g.Feature] && !slices.Contains(skip, g) {
+			if !slices.Contains(skip, g) && !on(g) {
 				missing = &g
 				break
 			}
@@ -178,6 +187,9 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 	}
 	items := in.burnItems(call)
 	if len(items) == 0 {
+		if v, sig, ok := in.programTraitOnBurn(call, site); ok {
+			return v, sig, true
+		}
 		if ue.Code == "unsupported-api" && burnapi.Default().Lists(ownerOf(call)) {
 			// The engine took the name for Burn's, and Burn has no such
 			// item: rustc's error. (Of an owner the table does not list,
@@ -193,27 +205,95 @@ func (in *interp) unmodelled(call dispatch.Call, ue *dispatch.UsageError, r, sit
 		if ue.Code == "unsupported-api" {
 			_, msg = unknownName(call)
 		}
-		name := displayName(call, it)
-		var help string
-		var hints []dispatch.FixHint
-		if f, ok := in.burnFeatureFor(g); ok {
-			help = fmt.Sprintf("`%s` is only compiled with the `%s` feature of burn", name, f)
-			hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", f), Arg: dispatch.NoArg, AddFeature: f}}
-		} else if g.Crate == "burn-tensor" {
-			// burn's feature of that name does not reach burn-tensor's
-			// (burn's cubecl is only its cubecl dependency).
-			help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", name, g.Feature)
-		} else {
-			help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn of that name turns on", name, g.Crate, g.Feature)
-		}
-		in.report(diag.Diagnostic{Code: "feature-not-enabled", Severity: diag.Error, Phase: diag.Check, Message: msg,
-			File: diag.MainRS, Range: r, Help: []string{help}, Fixes: in.fixes(hints, site, inputs)})
-		if in.opts.Mode == Run {
-			return nil, stop, true
-		}
-		return unknown, nil, true
+		v, sig := in.featureGate(call, it, g, msg, r, site, inputs)
+		return v, sig, true
 	}
 	return in.unmodelledItemAt(displayName(call, it), fmt.Sprintf("Burn defines it at %s", it.Source), r), nil, true
+}
+
+// featureGate reports a Burn item the program's features leave out, as
+// rustc reports a gated item (its "not found" message), with the feature
+// of burn that compiles it in as the fix.
+func (in *interp) featureGate(call dispatch.Call, it burnapi.Item, g burnapi.Gate, msg string, r, site source.Range, inputs []source.Range) (value, *signal) {
+	name := displayName(call, it)
+	var help string
+	var hints []dispatch.FixHint
+	if f, ok := in.burnFeatureFor(g); ok {
+		help = fmt.Sprintf("`%s` is only compiled with the `%s` feature of burn", name, f)
+		hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", f), Arg: dispatch.NoArg, AddFeature: f}}
+	} else if g.Crate == "burn-tensor" {
+		// burn's feature of that name does not reach burn-tensor's
+		// (burn's cubecl is only its cubecl dependency).
+		help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", name, g.Feature)
+	} else {
+		help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn of that name turns on", name, g.Crate, g.Feature)
+	}
+	in.report(diag.Diagnostic{Code: "feature-not-enabled", Severity: diag.Error, Phase: diag.Check, Message: msg,
+		File: diag.MainRS, Range: r, Help: []string{help}, Fixes: in.fixes(hints, site, inputs)})
+	if in.opts.Mode == Run {
+		return nil, stop
+	}
+	return unknown, nil
+}
+
+// gatedOut checks, before any model answers a call, that the item of a
+// crate past burn-tensor it names is compiled in with the program's
+// features: burn-train's metrics only with burn's train, MnistDataset
+// only with vision. gated is false when it is (or the table has no such
+// item, or it is burn-tensor's, whose gates the dispatch model checks).
+func (in *interp) gatedOut(call dispatch.Call, site, r source.Range, inputs []source.Range) (value, *signal, bool) {
+	if _, ok := dispatch.Deref(call.Recv).(*dispatch.Tensor); ok {
+		return nil, nil, false
+	}
+	var items []burnapi.Item
+	gated := false
+	for _, it := range in.burnItems(call) {
+		if strings.HasPrefix(it.Path, "burn::") {
+			items = append(items, it)
+			gated = gated || it.Feature != ""
+		}
+	}
+	if !gated {
+		return nil, nil, false
+	}
+	g, missing := in.missingFeature(items)
+	if !missing {
+		return nil, nil, false
+	}
+	_, msg := unknownName(call)
+	v, sig := in.featureGate(call, items[0], g, msg, r, site, inputs)
+	return v, sig, true
+}
+
+// programTraitOnBurn calls the program's own trait's function for one of
+// Burn's types when Burn has no item of that name: `impl CIFAR10Loader for
+// ImageFolderDataset { fn cifar10_train() -> Self .. }` makes
+// `ImageFolderDataset::cifar10_train()` the program's function, and a
+// method of such a trait on a Burn value the program's method. Burn's own
+// items come first, as inherent functions do in rustc.
+func (in *interp) programTraitOnBurn(call dispatch.Call, site source.Range) (value, *signal, bool) {
+	if n := len(call.Path); n >= 2 && isTypeName(call.Path[n-2]) {
+		if fn := in.assocFn(call.Path[n-2], call.Path[n-1]); fn != nil && in.structs[call.Path[n-2]] == nil {
+			v, sig := in.callUser(fn, call.Args, site)
+			return v, sig, true
+		}
+		return nil, nil, false
+	}
+	if call.Path != nil || call.Recv == nil {
+		return nil, nil, false
+	}
+	if _, decl := in.userDecl(call.Recv); decl != nil {
+		return nil, nil, false
+	}
+	typ := typeNameOf(dispatch.Deref(call.Recv))
+	if en, ok := dispatch.Deref(call.Recv).(*dispatch.Enum); ok {
+		typ = en.Type
+	}
+	if fn := in.assocFn(typ, call.Method); fn != nil && in.structs[typ] == nil {
+		v, sig := in.callUserSelf(fn, call.Recv, call.Args, site)
+		return v, sig, true
+	}
+	return nil, nil, false
 }
 
 // boundary is the warning of a call whose result the engine does not know
