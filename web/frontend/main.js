@@ -5,7 +5,7 @@
 
 import { createEditor, textareaEditor } from "./editor.js";
 import { Engine } from "./engine.js";
-import { renderResults, visibleDiagnostics } from "./results.js";
+import { renderResults, toggleTraceGroup, visibleDiagnostics } from "./results.js";
 import { Autosave, decodeHash, encodeHash, makeState } from "./state.js";
 import { ConfigHelpers } from "./helpers.js";
 
@@ -180,7 +180,10 @@ class Playground {
     if (go) {
       e.preventDefault();
       this.editors[go.dataset.goto]?.focusAt(Number(go.dataset.line), Number(go.dataset.column));
+      return;
     }
+    const toggle = e.target.closest("[data-trace-toggle]");
+    if (toggle) toggleTraceGroup(toggle);
   }
 
   setupTabs() {

@@ -3,7 +3,7 @@
 // server's first paint without moving anything.
 
 import { el } from "./dom.js";
-import { layoutTrace, shapeText, traceSVG } from "./trace.js";
+import { layoutTrace, operations, shapeText, traceSVG } from "./trace.js";
 
 // shown mirrors web/ui/view.go: the panic view leaves out the static
 // check's findings, the validation view leaves out the run's panic (the
@@ -182,32 +182,62 @@ function tracePanel(result) {
     el("span", { class: "legend-panic" }), " panic",
   );
   const head = ["#", "Operation", "Device", "Backend", "Kind", "Shape", "Autodiff", "At", "Note"];
+  const row = (n) =>
+    el(
+      "tr",
+      {},
+      el("td", {}, n.step),
+      el("td", {}, el("code", {}, n.entry.op)),
+      el("td", {}, n.entry.device),
+      el("td", {}, n.entry.backend),
+      el("td", {}, n.entry.kind),
+      el("td", {}, shapeText(n.entry.shape)),
+      el("td", {}, n.entry.autodiff ? "tracked" : ""),
+      el("td", {}, `${n.entry.span.start.line}:${n.entry.span.start.column}`),
+      el("td", {}, n.entry.note ?? ""),
+    );
+  // The operations run inside one module's method, one after the other,
+  // sit under a heading with the module's path that collapses them, as
+  // the server renders them (web/ui/results.templ).
+  const group = (g) =>
+    g.module === ""
+      ? el("tbody", {}, g.nodes.map(row))
+      : el(
+          "tbody",
+          { class: "trace-group", "data-module": g.module, "data-testid": "trace-group" },
+          el(
+            "tr",
+            { class: "trace-group-head" },
+            el(
+              "th",
+              { colspan: head.length, scope: "rowgroup" },
+              el(
+                "button",
+                { type: "button", class: "trace-toggle", "aria-expanded": "true", "data-trace-toggle": "", "data-testid": "trace-group-toggle" },
+                el("code", {}, g.module),
+              ),
+              " ",
+              el("span", { class: "trace-group-count" }, operations(g.nodes.length)),
+            ),
+          ),
+          g.nodes.map(row),
+        );
   const table = el(
     "table",
     { class: "trace-table", "data-testid": "trace-table" },
     el("caption", { class: "visually-hidden" }, "Dispatched operations in program order"),
     el("thead", {}, el("tr", {}, head.map((t) => el("th", { scope: "col" }, t)))),
-    el(
-      "tbody",
-      {},
-      l.nodes.map((n) =>
-        el(
-          "tr",
-          {},
-          el("td", {}, n.step),
-          el("td", {}, el("code", {}, n.entry.op)),
-          el("td", {}, n.entry.device),
-          el("td", {}, n.entry.backend),
-          el("td", {}, n.entry.kind),
-          el("td", {}, shapeText(n.entry.shape)),
-          el("td", {}, n.entry.autodiff ? "tracked" : ""),
-          el("td", {}, `${n.entry.span.start.line}:${n.entry.span.start.column}`),
-          el("td", {}, n.entry.note ?? ""),
-        ),
-      ),
-    ),
+    l.groups.map(group),
   );
   return el("div", { class: "trace" }, el("div", { class: "trace-picture" }, traceSVG(l), legend), el("div", { class: "trace-rows" }, table));
+}
+
+// toggleTraceGroup collapses or expands the operations under a module's
+// heading in the trace's table; button is the heading's toggle.
+export function toggleTraceGroup(button) {
+  const expanded = button.getAttribute("aria-expanded") !== "false";
+  button.setAttribute("aria-expanded", String(!expanded));
+  button.closest(".trace-group")?.classList.toggle("collapsed", expanded);
 }
 
 // renderResults shows view = {result, mode, via, failure} in the results

@@ -60,10 +60,33 @@ export function layoutTrace(trace, panic) {
   return {
     lanes,
     nodes,
+    groups: groupTrace(nodes),
     panic: panicPoint,
     width: LABEL_WIDTH + Math.max(columns, 1) * STEP,
     height: TOP * 2 + Math.max(lanes.length, 1) * LANE_HEIGHT,
   };
+}
+
+// groupTrace cuts the nodes into runs of consecutive operations of one
+// module ("module" of the trace entry; "" for none), as web/ui/trace.go
+// does, for the table.
+export function groupTrace(nodes) {
+  const groups = [];
+  for (const n of nodes) {
+    const module = n.entry.module ?? "";
+    const last = groups[groups.length - 1];
+    if (last && last.module === module) last.nodes.push(n);
+    else groups.push({ module, nodes: [n] });
+  }
+  return groups;
+}
+
+export const operations = (k) => (k === 1 ? "1 operation" : `${k} operations`);
+
+// nodeTitle is the tooltip of a node of the picture.
+export function nodeTitle(n) {
+  const t = `${n.step}. ${n.entry.op} on ${n.entry.device} (${n.entry.kind} ${shapeText(n.entry.shape)})`;
+  return n.entry.module ? `${t} in ${n.entry.module}` : t;
 }
 
 function cut(s, n) {
@@ -120,7 +143,7 @@ export function traceSVG(l) {
           "data-testid": "trace-node",
           "data-step": n.step,
         },
-        svg("title", {}, `${n.step}. ${n.entry.op} on ${n.entry.device} (${n.entry.kind} ${shapeText(n.entry.shape)})`),
+        svg("title", {}, nodeTitle(n)),
         n.entry.autodiff && svg("circle", { class: "autodiff-ring", cx: n.x, cy: n.y, r: 11 }),
         svg("circle", { class: "op-dot", cx: n.x, cy: n.y, r: 7 }),
         svg("text", { class: "op-label", x: n.x, y: n.y - 15 }, shortOp(n.entry.op)),

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { layoutTrace, shortDevice, shortOp } from "./trace.js";
+import { layoutTrace, nodeTitle, operations, shortDevice, shortOp } from "./trace.js";
 
 const at = (offset) => ({ start: { line: 1, column: 1, offset }, end: { line: 1, column: 1, offset } });
 
@@ -37,4 +37,30 @@ test("long operation names are cut to twelve characters", () => {
   assert.equal(shortOp("float_mask_where_fill"), "float_mask_…");
   assert.equal(shortOp("float_add"), "float_add");
   assert.equal(shortDevice("Remote(RemoteDevice { endpoint: WebSocket })"), "Remote(RemoteDevice …");
+});
+
+// The same trace as moduleTrace in web/ui/trace_test.go: both must cut it
+// identically.
+const moduleTrace = [
+  { op: "float_ones", device: "Cpu" },
+  { op: "float_matmul", device: "Cpu", kind: "Float", shape: [2, 3], module: "model.input" },
+  { op: "float_add", device: "Cpu", module: "model.input" },
+  { op: "float_exp", device: "Cpu", module: "model" },
+  { op: "float_matmul", device: "Cpu", module: "model.blocks.0" },
+  { op: "float_sum", device: "Cpu" },
+  { op: "float_sum", device: "Cpu" },
+  { op: "float_add", device: "Cpu", module: "model.input" },
+].map((e, i) => ({ ...e, span: at(i) }));
+
+test("operations of one module are grouped, as the server groups them", () => {
+  const l = layoutTrace(moduleTrace, null);
+  const got = l.groups.map((g) => g.module + ":" + g.nodes.map((n) => n.entry.op).join(",")).join("|");
+  assert.equal(
+    got,
+    ":float_ones|model.input:float_matmul,float_add|model:float_exp|model.blocks.0:float_matmul|:float_sum,float_sum|model.input:float_add",
+  );
+  assert.equal(operations(l.groups[1].nodes.length), "2 operations");
+  assert.equal(operations(l.groups[2].nodes.length), "1 operation");
+  assert.equal(nodeTitle(l.nodes[1]), "2. float_matmul on Cpu (Float [2, 3]) in model.input");
+  assert.ok(!nodeTitle(l.nodes[0]).includes(" in "));
 });

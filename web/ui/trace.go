@@ -27,6 +27,47 @@ type traceLayout struct {
 	Height int
 	// Panic marks where the run stopped, nil when it did not panic.
 	Panic *tracePoint
+	// Groups are the nodes cut into runs of consecutive operations of
+	// one module (and of none), in order, for the table.
+	Groups []traceGroup
+}
+
+// traceGroup is a run of consecutive operations run inside one module's
+// method (Module is the trace's "module"), or outside any (Module "").
+type traceGroup struct {
+	Module string
+	Nodes  []traceNode
+}
+
+// groupTrace cuts nodes into runs of one module. The page's script cuts
+// them the same way (web/frontend/trace.js).
+func groupTrace(nodes []traceNode) []traceGroup {
+	var groups []traceGroup
+	for _, n := range nodes {
+		if k := len(groups); k > 0 && groups[k-1].Module == n.Entry.Module {
+			groups[k-1].Nodes = append(groups[k-1].Nodes, n)
+			continue
+		}
+		groups = append(groups, traceGroup{Module: n.Entry.Module, Nodes: []traceNode{n}})
+	}
+	return groups
+}
+
+// operations counts a group's operations in words.
+func (g traceGroup) operations() string {
+	if len(g.Nodes) == 1 {
+		return "1 operation"
+	}
+	return fmt.Sprintf("%d operations", len(g.Nodes))
+}
+
+// nodeTitle is the tooltip of a node of the picture.
+func nodeTitle(n traceNode) string {
+	t := fmt.Sprintf("%d. %s on %s (%s %s)", n.Step, n.Entry.Op, n.Entry.Device, n.Entry.Kind, shapeText(n.Entry.Shape))
+	if n.Entry.Module != "" {
+		t += " in " + n.Entry.Module
+	}
+	return t
 }
 
 type traceLane struct {
@@ -100,6 +141,7 @@ func layoutTrace(trace []engine.TraceEntry, p *engine.Panic) traceLayout {
 		l.Panic = &tracePoint{X: columnX(columns), Y: l.Lanes[panicLane(trace, p, laneOf)].Y}
 		columns++
 	}
+	l.Groups = groupTrace(l.Nodes)
 	l.Width = traceLabelWidth + max(columns, 1)*traceStep
 	l.Height = traceTop*2 + max(len(l.Lanes), 1)*traceLaneHeight
 	return l
