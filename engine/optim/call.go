@@ -30,6 +30,26 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 				return &ModuleLearningRate{}, true, nil
 			}
 		}
+		if typ == "ModuleOptimizer" && name == "from" {
+			// module_optimizer.rs:64-78: one optimizer of every parameter,
+			// without clipping.
+			if len(c.Args) != 1 {
+				return nil, true, wrongArity(1, len(c.Args))
+			}
+			o := &ModuleOptimizer{states: map[any]*paramContext{}}
+			switch x := dispatch.Deref(c.Args[0]).(type) {
+			case *Bare:
+				o.name, o.rule = x.name, x.rule
+			case *dispatch.Enum:
+				if _, _, declared := h.StructFields(x); !declared {
+					return nil, true, mismatch(1, "Optimizer", x)
+				}
+				o.name, o.rule = x.Type, &userRule{v: x, h: h}
+			default:
+				return nil, true, mismatch(1, "Optimizer", c.Args[0])
+			}
+			return o, true, nil
+		}
 		if v, ok, err := schedulerFn(w, typ, name, c.Args); ok {
 			return v, true, err
 		}
@@ -57,7 +77,19 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	case *Scheduler:
 		v, err := schedulerMethod(r, c)
 		return v, true, err
+	case *Bare:
+		if c.Method == "clone" {
+			return r, true, nil
+		}
+		return nil, true, unknownMethod(r.name, c.Method)
 	case *nn.Config:
+		if c.Method == "build" && len(c.Args) == 0 && optimizerConfigs[r.Type] {
+			o, err := buildOptimizer(r)
+			if err != nil {
+				return nil, true, err
+			}
+			return &Bare{name: o.name, rule: o.rule}, true, nil
+		}
 		if c.Method == "into" && len(c.Args) == 0 {
 			// impl_from_for_scheduler! (lr_scheduler/base.rs:261-270).
 			if v, ok := schedulerVariant[r.Type]; ok {
@@ -70,6 +102,9 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	}
 	return nil, false, nil
 }
+
+// optimizerConfigs are the configs whose build is an optimizer.
+var optimizerConfigs = map[string]bool{"AdamConfig": true, "AdamWConfig": true, "SgdConfig": true, "RmsPropConfig": true, "AdaGradConfig": true, "AdanConfig": true}
 
 func mismatch(arg int, want string, got dispatch.Value) *dispatch.UsageError {
 	return &dispatch.UsageError{Code: "wrong-arguments", Arg: arg, Message: "mismatched types: expected `" + want + "`, found `" + got.TypeName() + "`"}

@@ -104,6 +104,17 @@ func clippingOf(c *nn.Config, field string) *clipping {
 // (adam.rs:100-123, adamw.rs:122-146, sgd.rs:48-62, rmsprop.rs:43-68,
 // adagrad.rs:82-103).
 func initOptimizer(_ *dispatch.World, c *nn.Config, _ *dispatch.Device) (dispatch.Value, error) {
+	o, err := buildOptimizer(c)
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// buildOptimizer is the config's init; its rule alone is the config's
+// build, the bare optimizer, which ModuleOptimizer::from wraps without
+// the clipping.
+func buildOptimizer(c *nn.Config) (*ModuleOptimizer, error) {
 	o := &ModuleOptimizer{states: map[any]*paramContext{}}
 	momentumOf := func() adaptiveMomentum {
 		return adaptiveMomentum{beta1: float32Field(c, "beta_1"), beta2: float32Field(c, "beta_2"),
@@ -126,13 +137,36 @@ func initOptimizer(_ *dispatch.World, c *nn.Config, _ *dispatch.Device) (dispatc
 			epsilon: float32Field(c, "epsilon"), centered: boolField(c, "centered"), decay: decayOf(c)}, clippingOf(c, "grad_clipping")
 	case "AdaGradConfig":
 		o.name, o.rule, o.clip = "AdaGrad", &adaGrad{lrDecay: float64Field(c, "lr_decay"), epsilon: float32Field(c, "epsilon"), decay: decayOf(c)}, clippingOf(c, "grad_clipping")
+	case "AdanConfig":
+		o.name, o.rule, o.clip = "Adan", &adan{beta1: float32Field(c, "beta_1"), beta2: float32Field(c, "beta_2"), beta3: float32Field(c, "beta_3"),
+			epsilon: float32Field(c, "epsilon"), weightDecay: float32Field(c, "weight_decay"), noProx: boolField(c, "no_prox")}, clippingOf(c, "grad_clipping")
 	default:
 		return nil, &nn.Unmodelled{Item: c.Type + "::init", Why: "the engine does not model this optimizer"}
 	}
 	return o, nil
 }
 
+// Bare is an optimizer itself (Adam, Sgd, ...), what a config's build
+// returns (adam.rs:100-110): ModuleOptimizer::from makes it the optimizer
+// of every parameter.
+type Bare struct {
+	name string
+	rule rule
+}
+
+func (b *Bare) TypeName() string { return b.name }
+
 func init() {
+	// adan.rs:19-41.
+	nn.RegisterConfig("AdanConfig", []nn.FieldSpec{
+		{Name: "beta_1", Type: "f32", Default: nn.F32(0.98)},
+		{Name: "beta_2", Type: "f32", Default: nn.F32(0.92)},
+		{Name: "beta_3", Type: "f32", Default: nn.F32(0.99)},
+		{Name: "epsilon", Type: "f32", Default: nn.F32(1e-8)},
+		{Name: "weight_decay", Type: "f32", Default: nn.F32(0)},
+		{Name: "no_prox", Type: "bool", Default: nn.Boolean(false)},
+		{Name: "grad_clipping", Type: "Option<GradientClippingConfig>"},
+	}, false, initOptimizer)
 	// adagrad.rs:17-27.
 	nn.RegisterConfig("AdaGradConfig", []nn.FieldSpec{
 		{Name: "lr_decay", Type: "f64", Default: nn.F64(0)},

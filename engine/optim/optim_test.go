@@ -519,6 +519,35 @@ func TestOtherRules(t *testing.T) {
 			return out
 		})
 	})
+	t.Run("Adan", func(t *testing.T) {
+		var m, v, n, neg []float32
+		b1, b2, b3, eps := float32(0.98), float32(0.92), float32(0.99), float32(1e-8)
+		checkSteps(t, run(t, imports+"\nuse burn::optim::AdanConfig;", stepLoop("AdanConfig::new().with_weight_decay(0.02)")), func(w, g []float32, step int) []float32 {
+			out := make([]float32, len(w))
+			first := m == nil
+			if first {
+				m, v, n, neg = make([]float32, len(g)), make([]float32, len(g)), make([]float32, len(g)), make([]float32, len(g))
+			}
+			p1, p2, p3 := float32(1), float32(1), float32(1)
+			for k := 0; k < step; k++ {
+				p1, p2, p3 = p1*b1, p2*b2, p3*b3
+			}
+			for i := range g {
+				if first {
+					m[i], n[i], v[i] = g[i]*(1-b1), g[i]*g[i]*(1-b3), 0
+				} else {
+					diff := neg[i] + g[i]
+					sq := (diff*b2 + g[i]) * (diff*b2 + g[i])
+					m[i], v[i], n[i] = m[i]*b1+g[i]*(1-b1), v[i]*b2+diff*(1-b2), n[i]*b3+sq*(1-b3)
+				}
+				neg[i] = -g[i]
+				denom := sqrt(n[i])/sqrt(1-p3) + eps
+				update := m[i]/(1-p1)/denom + v[i]*b2/(1-p2)/denom
+				out[i] = (w[i] - update*lr) / float32(1+0.1*float64(float32(0.02)))
+			}
+			return out
+		})
+	})
 	t.Run("Sgd decay and clipping", func(t *testing.T) {
 		checkSteps(t, run(t, imports, stepLoop("SgdConfig::new().with_weight_decay(Some(WeightDecayConfig::new(0.5))).with_gradient_clipping(Some(GradientClippingConfig::Value(0.5)))")), func(w, g []float32, step int) []float32 {
 			out := make([]float32, len(w))

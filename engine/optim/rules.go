@@ -513,3 +513,53 @@ func (u *userRule) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state
 	}
 	return nt, nil
 }
+
+// adan is adan.rs's Adan (adan.rs:63-94) with AdaptiveNesterovMomentum
+// (adan.rs:159-220).
+type adan struct {
+	beta1, beta2, beta3, epsilon float32
+	weightDecay                  float32
+	noProx                       bool
+}
+
+var adanOrder = []string{"exp_avg", "exp_avg_sq", "exp_avg_diff", "neg_pre_grad"}
+
+func (o *adan) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*dispatch.Tensor, *state) {
+	out := newState(adanOrder)
+	if st != nil {
+		gradDiff := c.m(st.get("neg_pre_grad"), "add", grad)
+		gradDiffSq := c.m(c.m(c.m(gradDiff, "mul_scalar", f32v(o.beta2)), "add", grad), "square")
+		out.tensors["exp_avg"] = c.m(c.m(st.get("exp_avg"), "mul_scalar", f32v(o.beta1)), "add", c.m(grad, "mul_scalar", f32v(1-o.beta1)))
+		out.tensors["exp_avg_diff"] = c.m(c.m(st.get("exp_avg_diff"), "mul_scalar", f32v(o.beta2)), "add", c.m(gradDiff, "mul_scalar", f32v(1-o.beta2)))
+		out.tensors["exp_avg_sq"] = c.m(c.m(st.get("exp_avg_sq"), "mul_scalar", f32v(o.beta3)), "add", c.m(gradDiffSq, "mul_scalar", f32v(1-o.beta3)))
+		out.tensors["neg_pre_grad"] = c.m(grad, "mul_scalar", f64v(-1))
+		out.time = st.time + 1
+	} else {
+		out.tensors["exp_avg"] = c.m(grad, "mul_scalar", f32v(1-o.beta1))
+		out.tensors["exp_avg_sq"] = c.m(c.m(grad, "square"), "mul_scalar", f32v(1-o.beta3))
+		out.tensors["exp_avg_diff"] = c.m(grad, "zeros_like")
+		out.tensors["neg_pre_grad"] = c.m(grad, "mul_scalar", f64v(-1))
+		out.time = 1
+	}
+	time := int32(out.time)
+	denom := c.m(c.m(c.m(out.tensors["exp_avg_sq"], "sqrt"), "div_scalar", f32v(sqrt32(1-powi32(o.beta3, time)))), "add_scalar", f32v(o.epsilon))
+	first := c.m(c.m(out.tensors["exp_avg"], "div_scalar", f32v(1-powi32(o.beta1, time))), "div", denom)
+	second := c.m(c.m(c.m(out.tensors["exp_avg_diff"], "mul_scalar", f32v(o.beta2)), "div_scalar", f32v(1-powi32(o.beta2, time))), "div", denom)
+	update := c.m(first, "add", second)
+
+	decayRate := lr * float64(o.weightDecay)
+	delta := c.byLr(update, lr)
+	switch {
+	case o.noProx && decayRate == 0 && !c.lrUnknown:
+		return c.m(t, "sub", delta), out
+	case o.noProx:
+		return c.m(c.byLr(t, 1-decayRate), "sub", delta), out
+	case decayRate == 0 && !c.lrUnknown:
+		return c.m(t, "sub", delta), out
+	}
+	updated := c.m(t, "sub", delta)
+	if c.lrUnknown && updated != nil {
+		updated = updated.WithoutValues()
+	}
+	return c.m(updated, "div_scalar", f64v(1+decayRate)), out
+}
