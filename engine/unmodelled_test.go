@@ -581,3 +581,23 @@ func TestProgramTraitOnBurnType(t *testing.T) {
 		}
 	}
 }
+
+// TestBurnCrateFeatureNoBurnFeature: a gate no feature of burn turns on
+// (burn-store's burnpack at this commit) says to depend on the crate
+// itself, and that dependency compiles the item in.
+func TestBurnCrateFeatureNoBurnFeature(t *testing.T) {
+	src := "fn main() {\n    let s = burn::store::BurnpackStore::from_file(\"model.bpk\");\n}\n"
+	res := run(t, engine.Request{Config: burnCrateConfig("store"), Snippet: src})
+	ds := diagsOf(res, "feature-not-enabled")
+	if len(ds) != 1 || len(ds[0].Help) == 0 || !strings.Contains(ds[0].Help[0], "burn-store's `burnpack` feature, which no feature of burn turns on: depend on burn-store itself") {
+		t.Fatalf("want burn-store's burnpack gate:\n%s", Summary(res))
+	}
+	if len(ds[0].Fixes) != 0 {
+		t.Errorf("a fix enabling a feature of burn that does not compile it in: %+v", ds[0].Fixes)
+	}
+	config := "[dependencies]\nburn = { version = \"0.22\", features = [\"store\"] }\nburn-store = { version = \"0.22\", features = [\"std\", \"burnpack\"] }\n"
+	res = run(t, engine.Request{Config: config, Snippet: "fn main() {\n    let s = burn_store::BurnpackStore::from_file(\"model.bpk\");\n}\n"})
+	if ds := diagsOf(res, "feature-not-enabled"); len(ds) != 0 {
+		t.Errorf("with burn-store's burnpack: %s", ds[0].Help)
+	}
+}

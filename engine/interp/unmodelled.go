@@ -225,8 +225,12 @@ func (in *interp) featureGate(call dispatch.Call, it burnapi.Item, g burnapi.Gat
 		// burn's feature of that name does not reach burn-tensor's
 		// (burn's cubecl is only its cubecl dependency).
 		help = fmt.Sprintf("`%s` is only compiled with burn-tensor's `%s` feature, which a backend feature of burn enables", name, g.Feature)
+	} else if _, _, past := burnapi.Default().CrateGate(g.Crate); past {
+		// burn-store's burnpack: no feature of burn asks for it, and a
+		// dependency on the crate itself does.
+		help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn turns on: depend on %s itself, `%s = { version = \"0.22\", features = [\"%s\"] }`", name, g.Crate, g.Feature, g.Crate, g.Crate, g.Feature)
 	} else {
-		help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn of that name turns on", name, g.Crate, g.Feature)
+		help = fmt.Sprintf("`%s` is only compiled with %s's `%s` feature, which no feature of burn turns on", name, g.Crate, g.Feature)
 	}
 	in.report(diag.Diagnostic{Code: "feature-not-enabled", Severity: diag.Error, Phase: diag.Check, Message: msg,
 		File: diag.MainRS, Range: r, Help: []string{help}, Fixes: in.fixes(hints, site, inputs)})
