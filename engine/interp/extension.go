@@ -14,6 +14,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/store"
 	"github.com/dispatch-playground/playground/engine/syntax"
+	"github.com/dispatch-playground/playground/engine/train"
 )
 
 // Backend extensions: a trait under #[backend_extension(...)], its impls
@@ -736,6 +737,7 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
 	store.Call,
 	data.Call,
+	train.Call,
 	optim.Call,
 	cubecl.Call,
 	nn.Call,

@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"strings"
+
+	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
 )
@@ -32,8 +35,14 @@ func (h hostOf) CallMethod(recv dispatch.Value, name string, args []dispatch.Val
 	if isUnknown(recv) {
 		return unknown, true, nil
 	}
+	trait, method, qualified := strings.Cut(name, "::")
 	if en, isUser := dispatch.Deref(recv).(*dispatch.Enum); isUser && h.in.structs[en.Type] != nil {
 		fn := h.in.assocFn(en.Type, name)
+		if qualified {
+			// `Trait::name`: that trait's method, as `<T as Trait>::name`
+			// calls it (TrainStep::step beside InferenceStep::step).
+			fn = h.in.implOrDefault(trait, en.Type, method)
+		}
 		if fn == nil {
 			return nil, false, nil
 		}
@@ -41,21 +50,39 @@ func (h hostOf) CallMethod(recv dispatch.Value, name string, args []dispatch.Val
 		if sig != nil {
 			return nil, true, &sigError{sig}
 		}
+		h.resume(r)
 		return v, true, nil
+	}
+	if qualified {
+		name = method
 	}
 	v, sig := h.in.burn(dispatch.Call{Recv: recv, Method: name, Args: args}, r, nil)
 	if sig != nil {
 		return nil, true, &sigError{sig}
 	}
+	h.resume(r)
 	return v, true, nil
+}
+
+// resume makes the Burn call that called the program back the running
+// one again, as burnAt does after a Callback: what it does next is traced
+// and reported at its site, not at the last call the program made.
+func (h hostOf) resume(r source.Range) {
+	if len(h.in.sites) == 0 {
+		return
+	}
+	h.in.world.SetSite(len(h.in.sites))
+	h.in.sites = append(h.in.sites, r)
 }
 
 // Call calls a closure or function value the program gave Burn.
 func (h hostOf) Call(fn dispatch.Value, args []dispatch.Value) (dispatch.Value, error) {
-	v, sig := h.in.callBack(fn, args, h.site())
+	r := h.site()
+	v, sig := h.in.callBack(fn, args, r)
 	if sig != nil {
 		return nil, &sigError{sig}
 	}
+	h.resume(r)
 	return v, nil
 }
 
@@ -74,4 +101,17 @@ func (h hostOf) Step() error {
 // unknown length runs one batch).
 func (h hostOf) Unchecked(what, unknownWhat string) {
 	h.in.unchecked(h.site(), what, unknownWhat)
+}
+
+// NotModelled reports, at the site of the running Burn call, a part of
+// Burn's work there that the engine does not model or did not run
+// (message, a sentence): a playground-unmodelled warning of the check, so
+// the Result is not complete, while the call goes on with what it has.
+func (h hostOf) NotModelled(message string, help ...string) {
+	in := h.in
+	if in.opts.Mode != Check || in.uncalled {
+		return
+	}
+	in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS,
+		Range: h.site(), Message: message, Help: help})
 }

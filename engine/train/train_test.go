@@ -1,0 +1,332 @@
+package train_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+	"golang.org/x/tools/txtar"
+)
+
+// guide is testdata/guide.txtar: the guide's training code on a small
+// model and an in-memory dataset.
+func guide(t *testing.T) (config, snippet string) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/guide.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range txtar.Parse(data).Files {
+		switch f.Name {
+		case "Cargo.toml":
+			config = string(f.Data)
+		case "main.rs":
+			snippet = string(f.Data)
+		}
+	}
+	return config, snippet
+}
+
+// lineOf is the 1-based line of the first line of snippet containing s.
+func lineOf(t *testing.T, snippet, s string) int {
+	t.Helper()
+	for i, l := range strings.Split(snippet, "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line contains %q", s)
+	return 0
+}
+
+func replace(t *testing.T, s, old, new string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("the snippet has no %q", old)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// TestGuideTraining runs the guide's training: launch forks the model to
+// the autodiff device, one training iteration calls the program's
+// TrainStep::step on a batch its Batcher built on that device (forward,
+// loss, backward), the optimizer steps the parameters, and one validation
+// iteration calls InferenceStep::step on the valid model with a batch on
+// the inner device. The rest is not run, and a warning says so.
+func TestGuideTraining(t *testing.T) {
+	config, snippet := guide(t)
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v, diagnostics %+v", res.Status, res.Panic, res.Diagnostics)
+	}
+	if res.Complete {
+		t.Errorf("complete: the iterations after the first were not run, and the Result should say so")
+	}
+	batchLine := lineOf(t, snippet, "Tensor::<1>::from_floats")
+	forwardLine := lineOf(t, snippet, "self.linear2.forward(x)")
+	lossLine := lineOf(t, snippet, "let loss = CrossEntropyLossConfig::new()")
+	backwardLine := lineOf(t, snippet, "item.loss.backward()")
+	launchLine := lineOf(t, snippet, "training.launch(")
+
+	type seen struct{ trainBatch, validBatch, trainForward, validForward, loss, backward, optimizer bool }
+	var s seen
+	backwardAt := -1
+	for i, e := range res.Trace {
+		line := e.Span.Start.Line
+		if e.Device != "Flex(Cpu)" {
+			t.Errorf("trace %d: %s on %s, want every op on Flex(Cpu)", i, e.Op, e.Device)
+		}
+		switch {
+		case line == batchLine && e.Op == "float_from_data":
+			// The training batch is made on the autodiff device, the
+			// validation batch on the inner one (single/strategy.rs:54-56).
+			if backwardAt < 0 {
+				s.trainBatch = s.trainBatch || e.Autodiff
+				if !e.Autodiff {
+					t.Errorf("trace %d: the training batch was made off the autodiff device", i)
+				}
+			} else {
+				s.validBatch = s.validBatch || !e.Autodiff
+				if e.Autodiff {
+					t.Errorf("trace %d: the validation batch was made on the autodiff device", i)
+				}
+			}
+		case line == forwardLine && e.Op == "float_matmul":
+			if backwardAt < 0 {
+				s.trainForward = s.trainForward || e.Autodiff
+			} else {
+				s.validForward = s.validForward || !e.Autodiff
+			}
+		case line == lossLine && e.Op == "log_softmax" && backwardAt < 0:
+			s.loss = e.Autodiff
+		case line == backwardLine && e.Op == "backward":
+			s.backward, backwardAt = true, i
+		case line == launchLine && e.Op == "float_sub" && backwardAt >= 0:
+			// Adam's update of a parameter (engine/optim) at launch.
+			s.optimizer = true
+		}
+	}
+	want := seen{true, true, true, true, true, true, true}
+	if s != want {
+		t.Errorf("trace: got %+v, want %+v", s, want)
+	}
+	warned := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		if d.Code == engine.CodeUnmodelled && d.Span.Start.Line == launchLine {
+			warned[d.Message] = true
+		}
+	}
+	for _, msg := range []string{
+		"`SupervisedTraining::launch` runs the training iterations after the first, which repeat the same operations on other batches: they were not run, and are not checked",
+		"`SupervisedTraining::launch` runs the validation iterations after the first, which repeat the same operations on other batches: they were not run, and are not checked",
+		"`SupervisedTraining::launch` runs the epochs after epoch 1, which repeat the same operations on the same loaders: they were not run, and the trained model's values are unknown",
+		"`SupervisedTraining::launch` writes its logs, metrics and checkpoints to files under the artifact directory, which the playground does not write",
+	} {
+		if !warned[msg] {
+			t.Errorf("no warning at the launch: %q; got %v", msg, warned)
+		}
+	}
+	if res.Output != "[Device<Flex(Cpu)>]\n" {
+		t.Errorf("output %q: the trained model should be on the model's device", res.Output)
+	}
+}
+
+// TestOneBatchOneEpochIsComplete: with one epoch of one batch each, the
+// whole training runs, nothing is left unchecked but the files and the
+// metrics.
+func TestOneBatchOneEpochIsComplete(t *testing.T) {
+	config, snippet := guide(t)
+	snippet = replace(t, snippet, ".num_epochs(3)", ".num_epochs(1)")
+	snippet = strings.ReplaceAll(snippet, ".batch_size(2)", ".batch_size(4)")
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "were not run") {
+			t.Errorf("warning %q: every iteration ran", d.Message)
+		}
+	}
+}
+
+// TestStepMovesTheBatchToAnotherDevice: a TrainStep that takes its batch
+// off the model's device panics where Burn's dispatch does, in check and
+// run alike: moved to the GPU, at the move (the batch is on the CPU's
+// autodiff device, and an autodiff tensor does not change backends);
+// combined with a tensor made on the GPU, at that op.
+func TestStepMovesTheBatchToAnotherDevice(t *testing.T) {
+	config, snippet := guide(t)
+	config = replace(t, config, `features = ["train"]`, `features = ["train", "flex", "cuda"]`) +
+		"\n[package.metadata.playground]\nhardware = { cuda = 1 }\n"
+	snippet = replace(t, snippet, "let device = Device::default();", "let device = Device::flex();")
+	cases := []struct{ inputs, message, at string }{
+		{"batch.inputs.to_device(&Device::cuda(0))", "Cannot move between autodiff and non-autodiff instances.", "batch.inputs.to_device("},
+		{"batch.inputs.to_device(&Device::cuda(0).autodiff())", "not implemented: Autodiff tensor cannot be moved between backends.", "batch.inputs.to_device("},
+		{"batch.inputs + Tensor::<2>::zeros([2, 4], &Device::cuda(0).autodiff())", "=== Tensor Operation Error ===\n  Operation: 'Add'\n  Reason:\n    1. The provided tensors are not on the same device.", "batch.inputs + Tensor"},
+	}
+	for _, c := range cases {
+		t.Run(c.inputs, func(t *testing.T) {
+			src := replace(t, snippet, "let item = self.forward_classification(batch.inputs, batch.targets);",
+				"let item = self.forward_classification("+c.inputs+", batch.targets);")
+			res := engine.Run(engine.Request{Config: config, Snippet: src})
+			if res.Status != engine.StatusPanicked || res.Panic == nil {
+				t.Fatalf("status %s, want a panic; diagnostics %+v", res.Status, res.Diagnostics)
+			}
+			if !strings.HasPrefix(res.Panic.Message, c.message) {
+				t.Errorf("panic %q, want %q", res.Panic.Message, c.message)
+			}
+			if want := lineOf(t, src, c.at); res.Panic.Span.Start.Line != want {
+				t.Errorf("panic at line %d, want %d", res.Panic.Span.Start.Line, want)
+			}
+			checked := false
+			for _, d := range res.Diagnostics {
+				checked = checked || d.Phase == "check" && d.Severity == "error" && d.Code == res.Panic.Code && d.Span == res.Panic.Span
+			}
+			if !checked {
+				t.Errorf("the check did not report the panic")
+			}
+		})
+	}
+}
+
+// small is a training of a model whose TrainStep and InferenceStep are
+// its own, on a loader of four numbers: MODEL is its struct's body, INIT
+// the value launch trains, STEP the TrainStep's body, BUILD the builder
+// calls after SupervisedTraining::new.
+const small = `use burn::{
+    data::{dataloader::{DataLoaderBuilder, batcher::Batcher}, dataset::InMemDataset},
+    nn::{Linear, LinearConfig, Relu, loss::{MseLoss, Reduction}},
+    optim::AdamConfig,
+    prelude::*,
+    train::{
+        ClassificationOutput, InferenceStep, Learner, RegressionOutput, SupervisedTraining, TrainOutput, TrainStep,
+        metric::{AccuracyMetric, CudaMetric, LossMetric, PrecisionMetric},
+    },
+};
+
+#[derive(Clone)]
+struct NumberBatcher;
+
+impl Batcher<f32, Tensor<2>> for NumberBatcher {
+    fn batch(&self, items: Vec<f32>, device: &Device) -> Tensor<2> {
+        Tensor::<2>::ones([items.len(), 2], device)
+    }
+}
+
+#[derive(Module, Debug)]
+pub struct Model {
+MODEL
+}
+
+impl TrainStep for Model {
+    type Input = Tensor<2>;
+    type Output = RegressionOutput;
+
+    fn step(&self, x: Tensor<2>) -> TrainOutput<RegressionOutput> {
+STEP
+    }
+}
+
+impl InferenceStep for Model {
+    type Input = Tensor<2>;
+    type Output = RegressionOutput;
+
+    fn step(&self, x: Tensor<2>) -> RegressionOutput {
+        let output = x.clone();
+        RegressionOutput::new(MseLoss::new().forward(output.clone(), x.clone(), Reduction::Mean), output, x)
+    }
+}
+
+fn main() {
+    let device = Device::default().autodiff();
+    let loader = DataLoaderBuilder::new(NumberBatcher)
+        .batch_size(2)
+        .build(InMemDataset::new(vec![1.0f32, 2.0, 3.0, 4.0]));
+    let training = SupervisedTraining::new("/tmp/small", loader.clone(), loader)BUILD;
+    let result = training.launch(Learner::new(INIT, AdamConfig::new().init(), 1e-3));
+}
+`
+
+const linearModel = "    linear: Linear,"
+
+const linearStep = `        let output = self.linear.forward(x.clone());
+        let loss = MseLoss::new().forward(output.clone(), x.clone(), Reduction::Mean);
+        let item = RegressionOutput::new(loss, output, x);
+        TrainOutput::new(self, item.loss.backward(), item)`
+
+func smallProgram(model, init, step, build string) string {
+	return strings.NewReplacer("MODEL", model, "INIT", init, "STEP", step, "BUILD", build).Replace(small)
+}
+
+const smallConfig = "[dependencies]\nburn = { version = \"0.22\", features = [\"train\"] }\n"
+
+// TestModelWithoutParams: launch takes the device of the model's first
+// parameter (paradigm.rs:411); a model with none panics there, as
+// indexing an empty Vec does.
+func TestModelWithoutParams(t *testing.T) {
+	src := smallProgram("    activation: Relu,", "Model { activation: Relu::new() }", "        unimplemented!()", "")
+	res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+	if res.Panic == nil {
+		t.Fatalf("status %s, want a panic; diagnostics %+v", res.Status, res.Diagnostics)
+	}
+	if res.Panic.Message != "index out of bounds: the len is 0 but the index is 0" ||
+		res.Panic.Location != "crates/burn-train/src/learner/supervised/paradigm.rs:411" {
+		t.Errorf("panic %q at %s", res.Panic.Message, res.Panic.Location)
+	}
+	if want := lineOf(t, src, "training.launch("); res.Panic.Span.Start.Line != want {
+		t.Errorf("panic at line %d, want the launch at %d", res.Panic.Span.Start.Line, want)
+	}
+}
+
+// TestMetrics: the metrics construct and register as Burn's builders
+// decide; the compile errors of a wrong registration and Burn's panics in
+// the constructors.
+func TestMetrics(t *testing.T) {
+	init := "Model { linear: LinearConfig::new(2, 2).init(&device) }"
+	cases := []struct {
+		name, build string
+		// code is the error's (check) or the panic's code; message its text.
+		code, message string
+		panics        bool
+	}{
+		{name: "loss metrics", build: ".metric_train_numeric(LossMetric::new()).metric_valid_numeric(LossMetric::new())"},
+		{name: "a non-numeric metric as a text metric", build: ".metric_train(CudaMetric::new())"},
+		{name: "a non-numeric metric as numeric", build: ".metric_train_numeric(CudaMetric::new())",
+			code: "trait-not-implemented", message: "the trait bound `CudaMetric: Numeric` is not satisfied"},
+		{name: "accuracy on a regression output", build: ".metrics((AccuracyMetric::new().with_pad_token(0), LossMetric::new()))",
+			code: "trait-not-implemented", message: "the trait bound `RegressionOutput: Adaptor<AccuracyInput>` is not satisfied"},
+		{name: "precision with top_k 0", build: ".metric_valid_numeric(PrecisionMetric::multiclass(0, burn::train::metric::ClassReduction::Macro))",
+			code: "top-k-must-be-non-zero", message: "top_k must be non-zero", panics: true},
+		{name: "a metric that is not one", build: ".metric_train(3)", code: "trait-not-implemented", message: "the trait bound `i32: Metric` is not satisfied"},
+		{name: "the book's metrics of an older Burn", build: ".devices(vec![device.clone()])",
+			code: "unknown-method", message: "no method named `devices` found for struct `SupervisedTraining` in the current scope"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := smallProgram(linearModel, init, linearStep, c.build)
+			res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+			if c.code == "" {
+				if res.Status != engine.StatusOK {
+					t.Fatalf("status %s: %+v", res.Status, res.Diagnostics)
+				}
+				return
+			}
+			if c.panics {
+				if res.Panic == nil || res.Panic.Message != c.message || res.Panic.Code != c.code {
+					t.Fatalf("status %s, panic %+v: want %q", res.Status, res.Panic, c.message)
+				}
+				return
+			}
+			if res.Status != engine.StatusRejected {
+				t.Fatalf("status %s, want rejected; %+v", res.Status, res.Diagnostics)
+			}
+			for _, d := range res.Diagnostics {
+				if d.Severity == "error" && d.Code == c.code && d.Message == c.message {
+					return
+				}
+			}
+			t.Errorf("no %s error %q in %+v", c.code, c.message, res.Diagnostics)
+		})
+	}
+}
