@@ -46,7 +46,14 @@ func Call(w *dispatch.World, c dispatch.Call, _ nn.Host) (v dispatch.Value, hand
 	case name == "dtype_to_storage_type":
 		v, err = dispatch.StorageType(c)
 	case name == "build_info":
-		return nil, true, &nn.Unmodelled{Item: "build_info", Why: "Burn defines it at crates/burn-cubecl/src/template/base.rs:102"}
+		info, ok := dispatch.BuildInfo(c)
+		if !ok {
+			return nil, true, &nn.Unmodelled{Item: "build_info", Why: "Burn defines it at crates/burn-cubecl/src/template/base.rs:100"}
+		}
+		v = info
+	case n == 2 && c.Path[0] == "bytemuck" && name == "cast_slice":
+		// The info buffer's bytes, for client.create_from_slice.
+		v = dispatch.BytesOf()
 	default:
 		return nil, false, nil
 	}

@@ -316,3 +316,103 @@ fn main() {
 		t.Fatalf("returning the read-only input: status %s panic %+v; want the failed assert_eq on its known values", read.Status, read.Panic)
 	}
 }
+
+// TestSourceKernel: the WGSL example's forward, kernel_source! included:
+// the struct it declares exists, client.launch of the source kernel is a
+// boundary, and the output has the shape the impl built.
+func TestSourceKernel(t *testing.T) {
+	const cargo = `[package]
+name = "custom-wgpu-kernel"
+version = "0.1.0"
+edition = "2024"
+
+[dependencies]
+burn = { version = "0.22", default-features = false, features = ["autodiff", "wgpu", "autotune", "template", "extension"] }
+cubecl = { version = "0.10", features = ["wgpu"] }
+burn-fusion = { version = "0.22" }
+derive-new = "0.7"
+bytemuck = "1"
+`
+	const src = `
+use burn::backend::{Dispatch, Wgpu, backend_extension, tensor::FloatTensor};
+use burn::backend::wgpu::{CubeBackend, CubeTensor, KernelSource, SourceKernel, SourceTemplate, WgpuRuntime, build_info, into_contiguous, kernel_source};
+use burn::tensor::{DType, Device, Shape, Tensor, TensorData};
+use cubecl::{CubeCount, CubeDim, prelude::KernelId, server::KernelArguments};
+use derive_new::new;
+
+kernel_source!(DoubleRaw, "./double.wgsl");
+
+#[derive(new, Debug)]
+struct Double {
+    cube_dim: CubeDim,
+    dtype: DType,
+}
+
+impl KernelSource for Double {
+    fn source(&self) -> SourceTemplate {
+        DoubleRaw::new().source().register("workgroup_size_x", self.cube_dim.x.to_string()).register("elem", self.dtype.name())
+    }
+    fn id(&self) -> KernelId {
+        KernelId::new::<Self>().info(self.cube_dim)
+    }
+}
+
+#[backend_extension(Wgpu)]
+pub trait Ext: burn::backend::Backend {
+    fn double(x: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+impl Ext for CubeBackend<WgpuRuntime> {
+    fn double(x: FloatTensor<Self>) -> FloatTensor<Self> {
+        let dtype = x.dtype;
+        let cube_dim = CubeDim::new_2d(16, 16);
+        let x = into_contiguous(x);
+        let shape_out = Shape::from(vec![x.meta.shape()[0], 2 * x.meta.shape()[1]]);
+        let buffer = x.client.empty(shape_out.num_elements() * dtype.size());
+        let output = CubeTensor::new_contiguous(x.client.clone(), x.device.clone(), shape_out, buffer, dtype);
+        let info = build_info(&[&x, &output]);
+        let info_handle = x.client.create_from_slice(bytemuck::cast_slice(&info));
+        x.client.launch(
+            Box::new(SourceKernel::new(Double::new(cube_dim, dtype), cube_dim)),
+            CubeCount::Static(1, 1, 1),
+            KernelArguments::new().with_buffers(vec![x.handle.binding(), output.handle.clone().binding(), info_handle.binding()]),
+        );
+        output
+    }
+}
+impl Ext for burn_fusion::Fusion<CubeBackend<WgpuRuntime>> {
+    fn double(_x: FloatTensor<Self>) -> FloatTensor<Self> { todo!() }
+}
+
+fn main() {
+    let x = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], &Device::default());
+    let out: Tensor<2> = Tensor::from_dispatch(Dispatch::double(x.into_dispatch()));
+    assert_eq!(out.dims(), [3, 4]);
+    assert_eq!(out.into_data(), TensorData::from([[0.0f32; 4]; 3]));
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if errs := codes(res, "error"); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("status %s, complete %v; want a run that is not complete", res.Status, res.Complete)
+	}
+	var launched bool
+	for _, e := range res.Trace {
+		if e.Op == "ComputeClient::launch" {
+			launched = slices.Equal(e.Shape, []int64{3, 4})
+		}
+	}
+	if !launched {
+		t.Fatalf("no launch of the source kernel with the output's shape [3 4] in %v", ops(res))
+	}
+	var boundary, unchecked bool
+	for _, d := range res.Diagnostics {
+		boundary = boundary || (d.Code == engine.CodeUnmodelled && strings.Contains(d.Message, "ComputeClient::launch"))
+		unchecked = unchecked || (d.Code == engine.CodeUnchecked && strings.Contains(d.Message, "assert_eq"))
+	}
+	if !boundary || !unchecked {
+		t.Fatalf("launch boundary %v, unchecked assertion %v: %v", boundary, unchecked, codes(res, "warning"))
+	}
+}

@@ -534,7 +534,10 @@ type Kernel struct {
 // is read from them later is not checked. It records the launch in the
 // trace, on the device of the first tensor it was given.
 func (w *World) LaunchKernel(k Kernel) {
-	var first, written *Tensor
+	// The trace shows the shape of the first fresh buffer the kernel
+	// may write (an output made from client.empty), else of the first
+	// it may write, else of the first tensor.
+	var first, written, fresh *Tensor
 	mark := func(b *cubeBuffer, write bool) {
 		if b == nil {
 			return
@@ -542,14 +545,15 @@ func (w *World) LaunchKernel(k Kernel) {
 		if b.t != nil && first == nil {
 			first = b.t
 		}
-		if !write {
+		if !write || b.t == nil {
 			return
 		}
-		if b.t != nil {
-			b.t = b.t.WithoutValues()
-			if written == nil {
-				written = b.t
-			}
+		if b.t.values == nil && b.t.literal == nil && fresh == nil {
+			fresh = b.t
+		}
+		b.t = b.t.WithoutValues()
+		if written == nil {
+			written = b.t
 		}
 	}
 	for i, v := range k.Tensors {
@@ -574,5 +578,51 @@ func (w *World) LaunchKernel(k Kernel) {
 	if written != nil {
 		ev.Shape = written.Shape()
 	}
+	if fresh != nil {
+		ev.Shape = fresh.Shape()
+	}
 	w.record(ev)
 }
+
+// BuildInfo is burn-cubecl's template::build_info(&[&lhs, &rhs, ..])
+// (template/base.rs:100-119): the rank of the first tensor, then each
+// tensor's strides, then each one's shape, as u32s. ok is false when the
+// argument is not a list of CubeTensors of at least that rank.
+func BuildInfo(c Call) (Value, bool) {
+	if len(c.Args) != 1 {
+		return nil, false
+	}
+	list, ok := Deref(c.Args[0]).(*Array)
+	if !ok || len(list.Elems) == 0 {
+		return nil, false
+	}
+	var ts []*CubeTensor
+	for _, e := range list.Elems {
+		t, ok := Deref(e).(*CubeTensor)
+		if !ok || t.buf.t == nil {
+			return nil, false
+		}
+		ts = append(ts, t)
+	}
+	ndims := len(ts[0].buf.t.shape)
+	u32 := func(n int64) Value { return Int{V: n, Suffix: "u32"} }
+	out := &Array{Vec: true, Elems: []Value{u32(int64(ndims))}}
+	for _, t := range ts {
+		if len(t.buf.t.shape) < ndims {
+			return nil, false
+		}
+		for _, s := range contiguousStrides(t.buf.t.shape)[:ndims] {
+			out.Elems = append(out.Elems, u32(s))
+		}
+	}
+	for _, t := range ts {
+		for _, d := range t.buf.t.shape[:ndims] {
+			out.Elems = append(out.Elems, u32(d))
+		}
+	}
+	return out, true
+}
+
+// BytesOf is `bytemuck::cast_slice(&info)` for the info buffer of a
+// source kernel: bytes the playground carries by type.
+func BytesOf() Value { return &CubeOpaque{Type: "&[u8]"} }

@@ -455,6 +455,14 @@ func (x *expander) stmt(s syntax.Stmt) []syntax.Stmt {
 func (x *expander) stmtMacro(s *syntax.ExprStmt, m *syntax.MacroExpr) []syntax.Stmt {
 	def := x.resolve(m)
 	if def == nil {
+		if items, ok := x.burnItemMacro(m); ok {
+			// kernel_source! at the top of a snippet declares items.
+			var out []syntax.Stmt
+			for _, it := range items {
+				out = append(out, &syntax.ItemStmt{Item: it})
+			}
+			return out
+		}
 		s.X = x.expr(m)
 		return []syntax.Stmt{s}
 	}

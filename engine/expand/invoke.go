@@ -153,6 +153,9 @@ func (x *expander) parsed(diags diag.List, rest syntax.Token, m *syntax.MacroExp
 func (x *expander) expandItems(m *syntax.MacroExpr, assoc bool) []syntax.Item {
 	def := x.resolve(m)
 	if def == nil {
+		if items, ok := x.burnItemMacro(m); ok {
+			return items
+		}
 		switch name, _ := x.stdName(m); name {
 		case "compile_error", "include":
 			x.builtin(m)

@@ -249,6 +249,10 @@ func (in *interp) backwardMethod(recv value, e *syntax.MethodCallExpr) (value, b
 // models, which is then not the boundary of a crate the engine does not
 // model.
 func cubeclModelled(path []string) bool {
+	if len(path) == 2 && path[0] == "bytemuck" && path[1] == "cast_slice" {
+		// The info buffer of a source kernel (the WGSL example).
+		return true
+	}
 	if len(path) < 3 || path[0] != "cubecl" {
 		return false
 	}
