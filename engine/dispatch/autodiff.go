@@ -83,6 +83,11 @@ func (w *World) newOpNode(inputs ...*adNode) *adNode {
 	if n.order == 0 {
 		n.order = 1
 	}
+	if n.requirement != reqNone {
+		// An untracked output has no parents: it joins a graph of its own
+		// only when a backward pass is rooted at it (graphOf).
+		w.graphs.register(n)
+	}
 	return n
 }
 
@@ -141,11 +146,13 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 	if !root.step || root.consumed {
 		return nil, panicBackwardNoStep()
 	}
+	graph := w.graphs.graphOf(root)
 	g := &Gradients{grads: map[uint64]bool{}, replaced: map[uint64]*tensor.Tensor{}}
 	if root.requirement == reqGrad {
 		g.grads[root.id] = true
 	}
 	visited := map[*adNode]bool{root: true}
+	consumed := []*adNode{root}
 	root.consumed = true
 	queue := append([]*adNode(nil), root.parents...)
 	for len(queue) > 0 {
@@ -159,8 +166,10 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 		}
 		visited[n] = true
 		n.consumed = true
+		consumed = append(consumed, n)
 		queue = append(queue, n.parents...)
 	}
+	w.graphs.cleanup(graph, consumed, t)
 	return g, nil
 }
 

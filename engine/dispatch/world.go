@@ -108,6 +108,7 @@ type World struct {
 	cutSite    int
 
 	nextNode          uint64                  // burn-autodiff's NodeId counter
+	graphs            graphMemory             // burn-autodiff's graphs and what backward frees (autodiff_memory.go)
 	nextHandle        uint64                  // fusion and router tensor ids (TensorId counters)
 	nextCapture       int                     // CaptureDevice ids
 	nextSecret        int                     // RemoteSecret keys
