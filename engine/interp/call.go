@@ -368,6 +368,8 @@ func (in *interp) callValue(fv value, args []value, e *syntax.CallExpr) (value, 
 
 // callBack calls a closure or function that Burn's API was given.
 func (in *interp) callBack(fv value, args []value, r source.Range) (value, *signal) {
+	in.external++
+	defer func() { in.external-- }()
 	switch f := dispatch.Deref(fv).(type) {
 	case *closure:
 		return in.callClosure(f, args, r)
@@ -395,7 +397,7 @@ func (in *interp) callClosure(c *closure, args []value, r source.Range) (value, 
 		return nil, in.limit("depth", r)
 	}
 	saved, savedMod, savedSelf, savedSelfMod := in.scope, in.mod, in.selfType, in.selfMod
-	in.scope = &scope{vars: map[string]*binding{}, parent: c.env}
+	in.scope = &scope{vars: map[string]*binding{}, parent: c.env, caller: saved}
 	if c.mod != nil {
 		in.mod, in.selfType, in.selfMod = c.mod, c.selfType, c.selfMod
 	}
@@ -455,7 +457,7 @@ func (in *interp) callUserInspect(fn *syntax.FnDecl, self value, args []value, r
 		in.entered[fn] = true
 	}
 	saved, savedMod, savedSelf, savedSelfMod := in.scope, in.mod, in.selfType, in.selfMod
-	in.scope = &scope{vars: map[string]*binding{}, parent: in.root()}
+	in.scope = &scope{vars: map[string]*binding{}, parent: in.root(), caller: saved}
 	if m := in.fnMod[fn]; m != nil {
 		in.mod = m
 	}
@@ -773,7 +775,9 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, site)
 	call.Args = burnInts(call.Args)
+	in.burns = append(in.burns, call.Recv)
 	v, err := in.callWorld(call)
+	in.burns = in.burns[:len(in.burns)-1]
 	for err == nil {
 		cb, ok := v.(*dispatch.Callback)
 		if !ok {

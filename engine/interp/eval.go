@@ -99,6 +99,9 @@ func (in *interp) push() { in.scope = &scope{vars: map[string]*binding{}, parent
 func (in *interp) pop()  { in.scope = in.scope.parent }
 
 func (in *interp) define(name string, v value, mut bool, r source.Range) {
+	if old := in.scope.vars[name]; old != nil {
+		in.shadow(old)
+	}
 	in.scope.vars[name] = &binding{v: v, mut: mut, decl: r, name: name}
 }
 
@@ -203,6 +206,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 			return dispatch.Unit{}, nil
 		}
 		in.checkLetPattern(s, v)
+		in.letMoves(s.Init)
 		in.bindPattern(s.Pat, in.copyOnBind(v))
 		return dispatch.Unit{}, nil
 	case *syntax.ExprStmt:

@@ -109,11 +109,19 @@ type binding struct {
 	decl  source.Range
 	name  string
 	moved bool
+	// consumed is the tensor a Burn operation took from the binding by
+	// value (live.go): while the binding still holds it, it holds no handle.
+	consumed *dispatch.Tensor
 }
 
 type scope struct {
 	vars   map[string]*binding
 	parent *scope
+	// caller is set on the first scope of a function's or closure's frame:
+	// the scope of the code that called it. shadowed are the bindings a
+	// later `let` of this scope shadowed, which live to its end (live.go).
+	caller   *scope
+	shadowed []*binding
 }
 
 func (s *scope) lookup(name string) *binding {
@@ -194,6 +202,11 @@ type interp struct {
 	guessing int
 	// mpath is the path of the module whose method runs (modpath.go).
 	mpath modPaths
+	// burns are the receivers of the Burn calls running, outermost first;
+	// external counts the program's closures Burn's or the standard
+	// library's code is calling back (live.go).
+	burns    []value
+	external int
 }
 
 func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
@@ -218,6 +231,7 @@ func newInterp(f *syntax.File, src *source.File, opts Options) *interp {
 		scope:   &scope{vars: map[string]*binding{}},
 	}
 	in.mod = in.rootMod
+	in.world.SetLiveHandles(in.liveHandles)
 	in.build = cfg.New(opts.Features, opts.Test, opts.Config.Target)
 	if f != nil {
 		in.declare(f.Items)
@@ -278,7 +292,9 @@ func (in *interp) program() {
 
 // freshWorld is the dispatch model of a program that has not run yet.
 func (in *interp) freshWorld() *dispatch.World {
-	return dispatch.NewWorld(in.opts.Config)
+	w := dispatch.NewWorld(in.opts.Config)
+	w.SetLiveHandles(in.liveHandles)
+	return w
 }
 
 // epilogue ends a run's output with what the playground says about the
