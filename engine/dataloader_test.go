@@ -27,7 +27,7 @@ const loaderItems = `use burn::data::dataloader::DataLoaderBuilder;
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataset::transform::{ComposedDataset, Mapper, MapperDataset, PartialDataset, WindowsDataset};
 use burn::data::dataset::vision::{MnistDataset, MnistItem};
-use burn::data::dataset::{Dataset, DatasetError, InMemDataset};
+use burn::data::dataset::{Dataset, DatasetError, HuggingfaceDatasetLoader, InMemDataset, SqliteDataset};
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 
@@ -88,6 +88,20 @@ pub struct Mine {
 impl Dataset<Item> for Mine {
     fn get(&self, index: usize) -> Result<Item, DatasetError> {
         self.inner.get(index)
+    }
+
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+pub struct Remote {
+    inner: SqliteDataset<Item>,
+}
+
+impl Dataset<Item> for Remote {
+    fn get(&self, index: usize) -> Result<Item, DatasetError> {
+        self.inner.get(index).map_err(DatasetError::new)
     }
 
     fn len(&self) -> usize {
@@ -352,27 +366,33 @@ func TestSplitDataloader(t *testing.T) {
 }
 
 // A Hugging Face dataset of the program's item type: a boundary whose
-// items are the program's struct with unknown fields; the loop runs once.
+// items are the program's struct with unknown fields; a loop over a loader
+// of it, or of the program's dataset wrapping it, runs once and says so.
 func TestHuggingfaceDatasetIsABoundary(t *testing.T) {
-	res := runLoader(t, `"flex"`, `    let dataset = burn::data::dataset::HuggingfaceDatasetLoader::new("someone/points")
+	for _, wrap := range []string{"dataset", "Remote { inner: dataset }"} {
+		t.Run(wrap, func(t *testing.T) {
+			res := runLoader(t, `"flex"`, `    let dataset: SqliteDataset<Item> = HuggingfaceDatasetLoader::new("someone/points")
         .with_subset("all")
         .dataset::<Item>("train")
         .unwrap();
-    let loader = DataLoaderBuilder::new(ItemBatcher).batch_size(4).build(dataset);
+    let loader = DataLoaderBuilder::new(ItemBatcher).batch_size(4).build(`+wrap+`);
     let mut n = 0;
     for batch in loader.iter().map(Result::unwrap) {
         n += 1;
         println!("{}", n);
     }
 `)
-	if res.Status != engine.StatusOK || res.Complete || res.Output != "1\n" {
-		t.Fatalf("status %s complete %v output %q, want an incomplete ok that ran the loop once:\n%s", res.Status, res.Complete, res.Output, Summary(res))
-	}
-	found := false
-	for _, d := range res.Diagnostics {
-		found = found || d.Code == "playground-unmodelled" && strings.HasPrefix(d.Message, "`HuggingfaceDatasetLoader::dataset` downloads `someone/points` from the Hugging Face Hub")
-	}
-	if !found {
-		t.Errorf("no boundary warning:\n%s", Summary(res))
+			if res.Status != engine.StatusOK || res.Complete || res.Output != "1\n" {
+				t.Fatalf("status %s complete %v output %q, want an incomplete ok that ran the loop once:\n%s", res.Status, res.Complete, res.Output, Summary(res))
+			}
+			var boundary, rest bool
+			for _, d := range res.Diagnostics {
+				boundary = boundary || d.Code == "playground-unmodelled" && strings.HasPrefix(d.Message, "`HuggingfaceDatasetLoader::dataset` downloads `someone/points` from the Hugging Face Hub")
+				rest = rest || d.Code == "playground-unchecked" && strings.HasPrefix(d.Message, "every batch after the first of this loader was not checked")
+			}
+			if !boundary || !rest {
+				t.Errorf("boundary warning %v, batches not run %v:\n%s", boundary, rest, Summary(res))
+			}
+		})
 	}
 }

@@ -281,8 +281,9 @@ func inMemCall(name string, c dispatch.Call, h nn.Host) (dispatch.Value, bool, e
 			return nil, true, wrongArity(1, len(c.Args))
 		}
 		ds := datasetArg(c, 0)
-		if item, isOutside := Outside(h, ds); isOutside {
-			return &Dataset{Type: "InMemDataset", outside: &outside{item: item, newItem: func() dispatch.Value { return dispatch.Unknown{} }}}, true, nil
+		if o := outsideOf(ds); o != nil {
+			// Every item of a dataset from outside: still unknown.
+			return &Dataset{Type: "InMemDataset", outside: o}, true, nil
 		}
 		n, known, err := Len(h, ds)
 		if err != nil {
@@ -473,15 +474,19 @@ func loaderMethod(d *DataLoader, c dispatch.Call, h nn.Host) (dispatch.Value, er
 		if len(c.Args) != 0 {
 			return nil, wrongArity(0, len(c.Args))
 		}
-		it, err := d.Batches(h)
+		it, err := d.Start(h)
 		if err != nil {
 			return nil, err
 		}
-		if item, isOutside := Outside(h, d.dataset); isOutside {
+		if !it.Complete() {
+			what := "its dataset"
+			if item, isOutside := Outside(h, d.dataset); isOutside {
+				what = "the dataset of `" + item + "`"
+			}
 			unchecked(h, "every batch after the first of this loader",
-				fmt.Sprintf("the length of the dataset of `%s`, so its iterator gave one batch of %d unknown items and stopped", item, d.batchSize))
+				fmt.Sprintf("the length of %s, so its iterator gave one batch of %d items and stopped", what, d.batchSize))
 		}
-		return it, nil
+		return it.iter(), nil
 	case "num_items":
 		if len(c.Args) != 0 {
 			return nil, wrongArity(0, len(c.Args))

@@ -76,19 +76,27 @@ func DefaultMethod(name string) bool {
 // file, the network): its length is unknown. The Burn item that made it
 // is named.
 func Outside(h nn.Host, ds dispatch.Value) (item string, ok bool) {
-	d, isBurn := dispatch.Deref(ds).(*Dataset)
-	if !isBurn {
-		return "", false
-	}
-	if d.outside != nil {
-		return d.outside.item, true
-	}
-	for _, in := range d.wrapped() {
-		if item, ok := Outside(h, in); ok {
-			return item, true
-		}
+	if o := outsideOf(ds); o != nil {
+		return o.item, true
 	}
 	return "", false
+}
+
+// outsideOf is the dataset from outside that ds reads, nil for none.
+func outsideOf(ds dispatch.Value) *outside {
+	d, isBurn := dispatch.Deref(ds).(*Dataset)
+	if !isBurn {
+		return nil
+	}
+	if d.outside != nil {
+		return d.outside
+	}
+	for _, in := range d.wrapped() {
+		if o := outsideOf(in); o != nil {
+			return o
+		}
+	}
+	return nil
 }
 
 // wrapped are the datasets d reads.

@@ -207,6 +207,11 @@ func (d *DataLoader) Batches(h nn.Host) (*rstd.Iter, error) {
 	if err != nil {
 		return nil, err
 	}
+	return it.iter(), nil
+}
+
+// iter is the pass as a lazy iterator of Result<O, DatasetError>.
+func (it *Iteration) iter() *rstd.Iter {
 	return rstd.FromNext(func() (dispatch.Value, error) {
 		b, more, err := it.Next()
 		if err != nil {
@@ -216,7 +221,7 @@ func (d *DataLoader) Batches(h nn.Host) (*rstd.Iter, error) {
 			return none(), nil
 		}
 		return some(b.Value), nil
-	}), nil
+	})
 }
 
 // Each runs one pass, calling fn with each batch the batcher made (the
