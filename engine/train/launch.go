@@ -465,6 +465,7 @@ func processItem(w *dispatch.World, item dispatch.Value, ms []registered, h nn.H
 			return err
 		}
 	}
+	noGrad := map[string]dispatch.Value{}
 	for _, f := range fields {
 		if f.kind != dispatch.KindFloat || f.option {
 			continue
@@ -473,15 +474,33 @@ func processItem(w *dispatch.World, item dispatch.Value, ms []registered, h nn.H
 			continue
 		}
 		if t, ok := dispatch.Deref(en.Named[f.name]).(*dispatch.Tensor); ok {
-			if _, err := w.Call(dispatch.Call{Recv: t, Method: "no_grad"}); err != nil {
+			v, err := w.Call(dispatch.Call{Recv: t, Method: "no_grad"})
+			if err != nil {
 				return err
 			}
+			noGrad[f.name] = v
 		}
 	}
+	// The metrics compute on the synced item (metric/processor/metrics.rs),
+	// on another thread: the engine runs them here.
+	synced := &dispatch.Enum{Type: en.Type, Variant: en.Variant, Named: map[string]dispatch.Value{}}
+	for k, v := range en.Named {
+		synced.Named[k] = v
+	}
+	for k, v := range noGrad {
+		synced.Named[k] = v
+	}
 	for _, r := range ms {
-		if m, ok := asMetric(r.metric); ok && m.Input != "()" {
+		m, ok := asMetric(r.metric)
+		if !ok || m.Input == "()" {
+			continue
+		}
+		done, err := update(w, m, synced)
+		if err != nil {
+			return err
+		}
+		if !done {
 			warn(h, m.Type+"::update", "computes its metric on each step's output, which the playground does not model", locMetrics)
-			break
 		}
 	}
 	return nil

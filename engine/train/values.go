@@ -457,3 +457,98 @@ func interrupterMethod(it *Interrupter, c dispatch.Call) (dispatch.Value, error)
 	}
 	return nil, unknownMethod("Interrupter", c.Method)
 }
+
+// ---- the metrics' updates (loss.rs:43, acc.rs:47) ----
+
+// tensorCall is recv.method(args) through dispatch, the tensor it gives.
+func tensorCall(w *dispatch.World, recv dispatch.Value, method string, args ...dispatch.Value) (dispatch.Value, error) {
+	return w.Call(dispatch.Call{Recv: recv, Method: method, Args: args})
+}
+
+// chain runs recv.m1(..).m2(..)..., each step a method and its arguments.
+func chain(w *dispatch.World, recv dispatch.Value, steps ...[]any) (dispatch.Value, error) {
+	v := recv
+	for _, s := range steps {
+		args := make([]dispatch.Value, 0, len(s)-1)
+		for _, a := range s[1:] {
+			args = append(args, a.(dispatch.Value))
+		}
+		var err error
+		if v, err = tensorCall(w, v, s[0].(string), args...); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+func usize(n int64) dispatch.Value { return dispatch.Int{V: n, Suffix: "usize"} }
+
+// update is Metric::update of Burn's metrics whose work on the tensors the
+// engine models, on the input the output's Adaptor gives (classification.rs,
+// regression.rs, sequence.rs); handled is false for the others.
+func update(w *dispatch.World, m *Metric, item *dispatch.Enum) (handled bool, err error) {
+	switch m.Type {
+	case "LossMetric":
+		// LossInput::new(self.loss.clone()); `loss.tensor.clone().mean()
+		// .into_data().iter::<f64>().next().unwrap()` (loss.rs:43-52).
+		loss, ok := dispatch.Deref(item.Named["loss"]).(*dispatch.Tensor)
+		if !ok {
+			return false, nil
+		}
+		_, err := chain(w, loss, []any{"mean"}, []any{"into_data"})
+		return true, err
+	case "AccuracyMetric":
+		outputs, targets, ok := accuracyInput(w, item)
+		if !ok {
+			return false, nil
+		}
+		shape := outputs.Shape()
+		if len(shape) != 2 {
+			return false, nil
+		}
+		batch := shape[0]
+		// outputs.argmax(1).reshape([batch_size]) (acc.rs:53).
+		pred, err := chain(w, outputs, []any{"argmax", usize(1)}, []any{"reshape", &dispatch.Array{Elems: []dispatch.Value{usize(batch)}}})
+		if err != nil {
+			return true, err
+		}
+		if m.PadToken == nil {
+			// outputs.equal(targets).int().sum().into_scalar::<f64>() (acc.rs:65).
+			_, err = chain(w, pred, []any{"equal", targets}, []any{"int"}, []any{"sum"}, []any{"into_scalar"})
+			return true, err
+		}
+		// acc.rs:57-63.
+		pad, ok := asInt(m.PadToken)
+		if !ok {
+			return false, nil
+		}
+		mask, err := tensorCall(w, targets, "equal_elem", dispatch.Int{V: pad, Suffix: "i64"})
+		if err != nil {
+			return true, err
+		}
+		matches, err := chain(w, pred, []any{"equal", targets}, []any{"float"}, []any{"mask_fill", mask, dispatch.Int{V: 0}})
+		if err != nil {
+			return true, err
+		}
+		numPad, err := chain(w, mask, []any{"float"}, []any{"sum"}, []any{"neg"}, []any{"add_scalar", dispatch.Float{V: float64(batch), Suffix: "f32"}})
+		if err != nil {
+			return true, err
+		}
+		_, err = chain(w, matches, []any{"sum"}, []any{"div", numPad}, []any{"into_scalar"})
+		return true, err
+	}
+	return false, nil
+}
+
+// accuracyInput is the AccuracyInput an output adapts to: its output and
+// targets (classification.rs:48), the flat logits and targets of a
+// SequenceOutput (sequence.rs:89).
+func accuracyInput(w *dispatch.World, item *dispatch.Enum) (outputs, targets *dispatch.Tensor, ok bool) {
+	switch item.Type {
+	case "ClassificationOutput":
+		o, ok1 := dispatch.Deref(item.Named["output"]).(*dispatch.Tensor)
+		t, ok2 := dispatch.Deref(item.Named["targets"]).(*dispatch.Tensor)
+		return o, t, ok1 && ok2
+	}
+	return nil, nil, false
+}
