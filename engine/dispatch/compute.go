@@ -18,6 +18,9 @@ import (
 // and the run's budget takes out's shape. Any error of f, or a result
 // whose shape is not out's, leaves out a shape only.
 func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor, error)) {
+	if w.unneeded > 0 {
+		return
+	}
 	for _, in := range inputs {
 		if in == nil || in.values == nil {
 			return
@@ -473,3 +476,19 @@ func (w *World) Epilogue() string {
 	}
 	return "note: " + w.budget.ElidedNote() + "\n"
 }
+
+// WithoutValues runs f, whose tensors get no values: a model of Burn's
+// code calls it for a tensor nothing can observe but through an operation
+// whose other input has no values (Dropout's mask of an input past the
+// budget), so that the budget and the time are not spent on it. The trace
+// and the shapes are as always. The generator does not advance, which
+// changes no value the program can see: the tensors drawn later are still
+// the same for the same program.
+func (w *World) WithoutValues(f func() (Value, error)) (Value, error) {
+	w.unneeded++
+	defer func() { w.unneeded-- }()
+	return f()
+}
+
+// HasValues reports whether the engine knows t's values.
+func (t *Tensor) HasValues() bool { return t.values != nil || t.q != nil }

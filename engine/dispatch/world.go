@@ -123,6 +123,9 @@ type World struct {
 	// budget bounds the tensor values the run computes; past it tensors
 	// carry shapes only.
 	budget *tensor.Budget
+	// unneeded counts the WithoutValues calls running: their tensors get
+	// no values.
+	unneeded int
 	rngs   map[Backend]*tensor.RNG // each backend's generator, for random
 }
 

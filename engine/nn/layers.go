@@ -347,8 +347,18 @@ func forwardDropout(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Val
 	keep := 1 - prob
 	// random_like is float_random with the input's shape and device
 	// (tensor/api/float.rs:1125).
-	mask, err := tensorFn(w, x.Rank(), "random", ints(x.Shape()...),
-		&dispatch.Enum{Type: "Distribution", Variant: "Bernoulli", Fields: []dispatch.Value{dispatch.Float{V: keep}}}, deviceRef(x.Device()))
+	draw := func() (dispatch.Value, error) {
+		return tensorFn(w, x.Rank(), "random", ints(x.Shape()...),
+			&dispatch.Enum{Type: "Distribution", Variant: "Bernoulli", Fields: []dispatch.Value{dispatch.Float{V: keep}}}, deviceRef(x.Device()))
+	}
+	var mask dispatch.Value
+	var err error
+	if x.HasValues() {
+		mask, err = draw()
+	} else {
+		// The mask is seen only through `x * mask`, which has no values.
+		mask, err = w.WithoutValues(draw)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -7,11 +7,15 @@ import "math"
 // copies, small enough for a browser tab and a pooled wasm instance.
 const DefaultBudget = 1_000_000
 
-// DefaultWork is how many multiply-adds one run's matmuls (and their
-// gradients) may do: 10^8, about 0.6 s in wazero's compiler on the
-// reference machine and far less in a browser. The element budget alone
-// would let three 577x577 matrices cost 2*10^8 each.
-const DefaultWork = 100_000_000
+// DefaultWork is how many multiply-adds one run's matmuls, convolutions
+// and the like (and their gradients) may do: 2*10^6, a few milliseconds
+// natively and about 12 ms in wazero's compiler on the reference machine,
+// so that a re-check as the user types (a check and a run) fits a
+// browser's frame or two. Every test of Burn's backend suite fits it (a
+// 100x100 matmul is 10^6); the element budget alone would let three
+// 577x577 matrices cost 2*10^8 each, and the guide's model on a batch of
+// 64 would compute 4.5*10^7 in its second convolution.
+const DefaultWork = 2_000_000
 
 // Budget counts the elements a run has computed values for, and the
 // multiply-adds its matmuls did. The caller asks it before each operation;
