@@ -37,7 +37,7 @@ func (h hostOf) CallMethod(recv dispatch.Value, name string, args []dispatch.Val
 	}
 	trait, method, qualified := strings.Cut(name, "::")
 	if en, isUser := dispatch.Deref(recv).(*dispatch.Enum); isUser && h.in.structs[en.Type] != nil {
-		fn := h.in.assocFn(en.Type, name)
+		fn := h.in.pickImpl(h.in.assocFn(en.Type, name), en.Type, name, args)
 		if qualified {
 			// `Trait::name`: that trait's method, as `<T as Trait>::name`
 			// calls it (TrainStep::step beside InferenceStep::step).
