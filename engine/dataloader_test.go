@@ -290,6 +290,8 @@ func TestDataLoaderAndDatasetPanics(t *testing.T) {
 			"window size must be non-zero", "crates/burn-dataset/src/transform/window.rs:141"},
 		{"a worker loader with batch_size 0", "let l = DataLoaderBuilder::new(ItemBatcher).batch_size(0).num_workers(2).build(InMemDataset::new(items(2)));\nfor _ in l.iter() {}\n",
 			"attempt to divide by zero", "crates/burn-dataset/src/transform/partial.rs:54"},
+		{"a slice that ends before it starts", "let l = DataLoaderBuilder::new(ItemBatcher).build(InMemDataset::new(items(4)));\nprintln!(\"{}\", l.slice(3, 1).num_items());\n",
+			"attempt to subtract with overflow", "crates/burn-dataset/src/transform/partial.rs:121"},
 		{"get_many past the end", "let d = InMemDataset::new(items(2));\nlet _ = d.get_many(vec![0, 2]);\n",
 			"Index out of bounds for dataset: 2 >= 2", "crates/burn-dataset/src/dataset/base.rs:34"},
 	}

@@ -106,6 +106,10 @@ func mismatch(i int, want string, got dispatch.Value) *dispatch.UsageError {
 func intArg(c dispatch.Call, i int, typ string) (n int64, known bool, err error) {
 	switch x := dispatch.Deref(c.Args[i]).(type) {
 	case dispatch.Int:
+		if x.V < 0 {
+			// No usize is negative: rustc rejects the literal.
+			return 0, false, mismatch(i, typ, c.Args[i])
+		}
 		return x.V, true, nil
 	case dispatch.Unknown:
 		return 0, false, nil
@@ -568,7 +572,7 @@ func datasetMethod(d *Dataset, c dispatch.Call, h nn.Host) (dispatch.Value, erro
 		out := &dispatch.Array{Vec: true}
 		for _, e := range arr.Elems {
 			i, isInt := dispatch.Deref(e).(dispatch.Int)
-			if !isInt {
+			if !isInt || i.V < 0 {
 				return dispatch.Unknown{}, nil
 			}
 			if int(i.V) >= n {

@@ -161,7 +161,10 @@ func Len(h nn.Host, ds dispatch.Value) (n int, known bool, err error) {
 		}
 		return total, true, nil
 	case "PartialDataset":
-		// partial.rs:120: min(end - start, the wrapped length).
+		// partial.rs:120: min(end - start, the wrapped length), in usize.
+		if d.end < d.start {
+			return 0, false, burnPanic("dataset-partial-len-overflow", "attempt to subtract with overflow", locPartialLen)
+		}
 		n, known, err := Len(h, d.inner)
 		if err != nil || !known {
 			return 0, known, err
@@ -193,6 +196,9 @@ func Get(h nn.Host, ds dispatch.Value, index int) (dispatch.Value, error) {
 // of the one Burn's StdRng would pick: the loader batches these stand-ins
 // and forgets the values of the batch (see forget).
 func get(h nn.Host, ds dispatch.Value, index int, standIn bool) (dispatch.Value, error) {
+	if index < 0 {
+		return dispatch.Unknown{}, nil
+	}
 	d, isBurn := dispatch.Deref(ds).(*Dataset)
 	if !isBurn {
 		v, ok, err := h.CallMethod(ds, "get", []dispatch.Value{usize(index)})
@@ -312,15 +318,16 @@ func get(h nn.Host, ds dispatch.Value, index int, standIn bool) (dispatch.Value,
 
 // Sites of burn-dataset's panics at 2c06be35.
 const (
-	locInMem     = "crates/burn-dataset/src/dataset/in_memory.rs:30"
-	locPartial   = "crates/burn-dataset/src/transform/partial.rs:94"
-	locComposed  = "crates/burn-dataset/src/transform/composed.rs:24"
-	locWindows   = "crates/burn-dataset/src/transform/window.rs:171"
-	locSelection = "crates/burn-dataset/src/transform/selection.rs:231"
-	locSampler   = "crates/burn-dataset/src/transform/sampler.rs:296"
-	locWindowNZ  = "crates/burn-dataset/src/transform/window.rs:141"
-	locWindowsNZ = "crates/burn-dataset/src/transform/window.rs:56"
-	locGetMany   = "crates/burn-dataset/src/dataset/base.rs:34"
+	locInMem      = "crates/burn-dataset/src/dataset/in_memory.rs:30"
+	locPartial    = "crates/burn-dataset/src/transform/partial.rs:94"
+	locPartialLen = "crates/burn-dataset/src/transform/partial.rs:121"
+	locComposed   = "crates/burn-dataset/src/transform/composed.rs:24"
+	locWindows    = "crates/burn-dataset/src/transform/window.rs:171"
+	locSelection  = "crates/burn-dataset/src/transform/selection.rs:231"
+	locSampler    = "crates/burn-dataset/src/transform/sampler.rs:296"
+	locWindowNZ   = "crates/burn-dataset/src/transform/window.rs:141"
+	locWindowsNZ  = "crates/burn-dataset/src/transform/window.rs:56"
+	locGetMany    = "crates/burn-dataset/src/dataset/base.rs:34"
 )
 
 func burnPanic(id, msg, location string) *dispatch.Panic {
