@@ -90,6 +90,11 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 			}
 			return &Bare{name: o.name, rule: o.rule}, true, nil
 		}
+		if _, scheduler := schedulerVariant[r.Type]; scheduler && c.Method == "build" {
+			// A scheduler config's build is pub(crate) (linear.rs:27,
+			// cosine.rs:33, ...): rustc's E0624.
+			return nil, true, &dispatch.UsageError{Code: "unknown-method", Arg: -1, Message: "method `build` is private"}
+		}
 		if c.Method == "into" && len(c.Args) == 0 {
 			// impl_from_for_scheduler! (lr_scheduler/base.rs:261-270).
 			if v, ok := schedulerVariant[r.Type]; ok {

@@ -291,8 +291,13 @@ func TestCosineAndNoam(t *testing.T) {
 	closeTo("noam", got, want)
 }
 
-// TestSchedulerErrors: init is a Result whose Err is build's message.
+// TestSchedulerErrors: init is a Result whose Err is build's message;
+// build itself is pub(crate).
 func TestSchedulerErrors(t *testing.T) {
+	res := engine.Run(engine.Request{Config: cargo, Snippet: schedImports + "\nfn main() {\n    let s = LinearLrSchedulerConfig::new(0.1, 0.01, 4).build();\n}\n"})
+	if res.Status != engine.StatusRejected || len(res.Diagnostics) == 0 || res.Diagnostics[0].Message != "method `build` is private" {
+		t.Errorf("build: status %s, %+v", res.Status, res.Diagnostics)
+	}
 	cases := map[string]string{
 		"LinearLrSchedulerConfig::new(0.0, 0.01, 4)":                                                         "Initial learning rate must be greater than 0 and at most 1",
 		"CosineAnnealingLrSchedulerConfig::new(0.1, 0)":                                                      "Number of iterations must be at least 1",
