@@ -553,6 +553,62 @@ func TestOtherRules(t *testing.T) {
 			return out
 		})
 	})
+	t.Run("Sgd nesterov and clipping by norm", func(t *testing.T) {
+		var v []float32
+		checkSteps(t, run(t, imports, stepLoop("SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_nesterov(true).with_dampening(0.0))).with_gradient_clipping(Some(GradientClippingConfig::Norm(1.0)))")), func(w, g []float32, step int) []float32 {
+			// grad_clipping/base.rs:67-83: scaled by min(1, max / (norm + 2^-126)).
+			var sq float32
+			for _, x := range g {
+				sq += x * x
+			}
+			coef := min(float32(1)/(sqrt(sq)+float32(math.Ldexp(1, -126))), 1)
+			c := make([]float32, len(g))
+			for i := range g {
+				c[i] = g[i] * coef
+			}
+			if v == nil {
+				v = append([]float32{}, c...)
+			} else {
+				for i := range c {
+					v[i] = c[i]*1 + v[i]*0.9
+				}
+			}
+			out := make([]float32, len(w))
+			for i := range w {
+				out[i] = w[i] - (v[i]*0.9+c[i])*lr
+			}
+			return out
+		})
+	})
+	t.Run("Adam amsgrad", func(t *testing.T) {
+		var m1, m2, mx []float32
+		b1, b2, eps := float32(0.9), float32(0.999), float32(1e-5)
+		checkSteps(t, run(t, imports, stepLoop("AdamConfig::new().with_amsgrad(true).with_beta_2(0.9)")), func(w, g []float32, step int) []float32 {
+			b2 = 0.9
+			if m1 == nil {
+				m1, m2, mx = make([]float32, len(g)), make([]float32, len(g)), make([]float32, len(g))
+				for i := range g {
+					m1[i], m2[i] = g[i]*(1-b1), g[i]*g[i]*(1-b2)
+					mx[i] = m2[i]
+				}
+			} else {
+				for i := range g {
+					m1[i], m2[i] = m1[i]*b1+g[i]*(1-b1), m2[i]*b2+g[i]*g[i]*(1-b2)
+					mx[i] = max(mx[i], m2[i])
+				}
+			}
+			pb1, pb2 := float32(1), float32(1)
+			for k := 0; k < step; k++ {
+				pb1, pb2 = pb1*b1, pb2*b2
+			}
+			bc2 := sqrt(1 - pb2)
+			out := make([]float32, len(w))
+			for i := range w {
+				out[i] = w[i] - m1[i]*(bc2/(1-pb1))/(sqrt(mx[i])+eps*bc2)*lr
+			}
+			return out
+		})
+	})
 	t.Run("Sgd decay and clipping", func(t *testing.T) {
 		checkSteps(t, run(t, imports, stepLoop("SgdConfig::new().with_weight_decay(Some(WeightDecayConfig::new(0.5))).with_gradient_clipping(Some(GradientClippingConfig::Value(0.5)))")), func(w, g []float32, step int) []float32 {
 			out := make([]float32, len(w))
