@@ -601,3 +601,23 @@ func TestBurnCrateFeatureNoBurnFeature(t *testing.T) {
 		t.Errorf("with burn-store's burnpack: %s", ds[0].Help)
 	}
 }
+
+// TestGateThroughAPathDependency: a path dependency's own Cargo.toml may
+// turn on a feature of burn this one does not (Cargo unifies features),
+// so a gated item is not rustc's error then: it runs, with a warning that
+// says why that is not known.
+func TestGateThroughAPathDependency(t *testing.T) {
+	src := "use burn::optim::AdamConfig;\nfn main() {\n    let c = AdamConfig::new();\n    println!(\"{}\", c.beta_1);\n}\n"
+	without := "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [\"flex\"] }\n"
+	res := run(t, engine.Request{Config: without, Snippet: src})
+	if res.Status != "rejected" || len(diagsOf(res, "feature-not-enabled")) == 0 {
+		t.Fatalf("without the path dependency: status %s:\n%s", res.Status, Summary(res))
+	}
+	with := without + "guide = { path = \"../guide\" }\n"
+	res = run(t, engine.Request{Config: with, Snippet: src})
+	ds := diagsOf(res, "playground-unmodelled")
+	if res.Status != "ok" || res.Complete || res.Output != "0.9\n" || len(ds) != 1 ||
+		ds[0].Message != "`AdamConfig::new` needs the `optim` feature of burn, which this Cargo.toml does not enable; `guide` may, through its own Cargo.toml, which the playground does not have: it runs as if it did" {
+		t.Errorf("with the path dependency: status %s complete %v output %q:\n%s", res.Status, res.Complete, res.Output, Summary(res))
+	}
+}

@@ -207,6 +207,7 @@ func build(p *parser, implicit bool) *Config {
 	c.Dispatch.Features = r.features()
 	c.Package = p.readPackage(r)
 	c.Package.Crates = crateNames(deps)
+	c.Package.Unseen = unseenCrates(deps)
 
 	c.BurnDeclared = declared
 	c.DefaultFeatures = c.Dispatch.Features["burn/default"]
@@ -295,6 +296,21 @@ func (p *parser) noBurnWarning() diag.Diagnostic {
 
 // crateNames are the names Rust code reaches the dependencies by: the key
 // a dependency is declared under, `-` read as `_`.
+// unseenCrates are the path and git dependencies besides Burn's own, by
+// their Rust names, sorted.
+func unseenCrates(deps []*dependency) []string {
+	var local []*dependency
+	for _, d := range deps {
+		if d.local && !burnCrates[d.pkg] && !strings.HasPrefix(d.pkg, "burn") {
+			local = append(local, d)
+		}
+	}
+	if len(local) == 0 {
+		return nil
+	}
+	return crateNames(local)
+}
+
 func crateNames(deps []*dependency) []string {
 	seen := map[string]bool{}
 	out := []string{}

@@ -58,8 +58,11 @@ type dependency struct {
 	featuresValue   *value // the features array, or nil
 	optional        bool
 	workspace       bool
-	target          bool // declared under [target.'cfg(...)']
-	synthetic       bool // the implicit `burn = "0.22"` of a Cargo.toml without burn
+	// local is a path or git dependency: a crate whose manifest, and so
+	// what it turns on in burn, the playground does not have.
+	local     bool
+	target    bool // declared under [target.'cfg(...)']
+	synthetic bool // the implicit `burn = "0.22"` of a Cargo.toml without burn
 }
 
 type featureRef struct {
@@ -194,6 +197,9 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 				d.pkg = v.text
 			case "git", "path", "registry-index":
 				hasSource = true
+				if key != "registry-index" {
+					d.local = true
+				}
 			}
 		case "default-features", "default_features", "optional", "workspace", "public", "lib":
 			if v.kind != kindBool {

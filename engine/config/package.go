@@ -24,6 +24,10 @@ type Package struct {
 	// table), by the name its Rust code uses (`serde-json` is
 	// `serde_json`), sorted.
 	Crates []string
+	// Unseen are the path and git dependencies among Crates (not Burn's):
+	// their manifests are not in the request, so the features of burn they
+	// turn on, as Cargo unifies them, are not known.
+	Unseen []string
 }
 
 // Default package identity, as the playground's crate would have it.

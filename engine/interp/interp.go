@@ -55,6 +55,9 @@ type Options struct {
 	// Crates are the crates the package depends on, by their Rust names:
 	// a call into one the engine does not model is a boundary.
 	Crates []string
+	// Unseen are the path and git dependencies among Crates, whose
+	// manifests may turn on features of burn the config does not show.
+	Unseen []string
 }
 
 // TraceEvent is a dispatched operation with the span of the call that

@@ -264,6 +264,17 @@ func (in *interp) gatedOut(call dispatch.Call, site, r source.Range, inputs []so
 	if !missing {
 		return nil, nil, false
 	}
+	if len(in.opts.Unseen) > 0 {
+		// A path or git dependency may turn the feature on, as Cargo
+		// unifies features across the graph: the item is run as if it
+		// did, and the warning says that is not known.
+		if in.opts.Mode == Check && !in.uncalled {
+			in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS, Range: r,
+				Message: fmt.Sprintf("`%s` needs the `%s` feature of %s, which this Cargo.toml does not enable; %s may, through %s own Cargo.toml, which the playground does not have: it runs as if it did",
+					displayName(call, items[0]), g.Feature, g.Crate, quoteList(in.opts.Unseen), itsOrTheir(len(in.opts.Unseen)))})
+		}
+		return nil, nil, false
+	}
 	_, msg := unknownName(call)
 	v, sig := in.featureGate(call, items[0], g, msg, r, site, inputs)
 	return v, sig, true
@@ -482,4 +493,24 @@ func (in *interp) globBurnCall(name string, args []value, e *syntax.CallExpr) (v
 		return v, sig, true
 	}
 	return nil, nil, false
+}
+
+// quoteList is names as a sentence lists them: `a`, `a` or `b`, `a`, `b`
+// or `c`.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+func itsOrTheir(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
 }
