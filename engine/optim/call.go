@@ -18,6 +18,10 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 		case "GradientsParams":
 			v, err := gradientsParamsFn(w, h, name, c.Args)
 			return v, true, err
+		case "GradientsAccumulator":
+			if (name == "new" || name == "default") && len(c.Args) == 0 {
+				return &GradientsAccumulator{grads: newGradientsParams()}, true, nil
+			}
 		case "ModuleLearningRate":
 			switch {
 			case (name == "from" || name == "new") && len(c.Args) == 1:
@@ -61,6 +65,9 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 		return v, true, err
 	case *GradientsParams:
 		v, err := gradientsParamsMethod(w, h, r, c)
+		return v, true, err
+	case *GradientsAccumulator:
+		v, err := accumulatorMethod(w, h, r, c)
 		return v, true, err
 	case *ModuleLearningRate:
 		switch c.Method {

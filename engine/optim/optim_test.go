@@ -620,3 +620,22 @@ func TestOtherRules(t *testing.T) {
 		})
 	})
 }
+
+// TestAccumulator: GradientsAccumulator sums the gradients of two
+// backwards (grad_accum.rs:58-72) and grads() empties it.
+func TestAccumulator(t *testing.T) {
+	out := run(t, stepImports+"\nuse burn::optim::GradientsAccumulator;", `let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let mut acc = GradientsAccumulator::new();
+    for x in [[1.0, 2.0], [3.0, -1.0]] {
+        let input = Tensor::<2>::from_data([x], &device);
+        let grads = GradientsParams::from_grads(model.forward(input).sum().backward(), &model);
+        acc.accumulate(&model, grads);
+    }
+    let grads = acc.grads();
+    let g = grads.get::<2>(model.weight.id).unwrap().into_data().to_vec::<f32>().unwrap();
+    println!("{:?} {} {}", g, grads.len(), acc.grads().len());`)
+	if strings.TrimSpace(out) != "[4.0, 1.0] 2 0" {
+		t.Errorf("output %q", out)
+	}
+}
