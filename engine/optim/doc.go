@@ -26,7 +26,8 @@
 // GradientsParams (optim/grads.rs): from_grads, from_module and
 // from_params read each float Param's gradient out of a backward's
 // Gradients (grad_remove), and new, register, get, remove, len, is_empty
-// and to_device work on it as the TensorContainer does.
+// and to_device work on it as the TensorContainer does;
+// GradientsAccumulator (optim/grad_accum.rs) sums several of them.
 //
 // Learning rates: step takes an f64 or a ModuleLearningRate; the
 // schedulers (lr_scheduler/) give their learning rates exactly as Burn
