@@ -398,3 +398,23 @@ func TestHuggingfaceDatasetIsABoundary(t *testing.T) {
 		})
 	}
 }
+
+// A batcher that does not implement Batcher is rustc's error, reported
+// where the loop pulls the loader, never a loop that silently ends.
+func TestDataLoaderOfANonBatcher(t *testing.T) {
+	res := runLoader(t, `"flex"`, `    let loader = DataLoaderBuilder::new(Double).batch_size(2).build(InMemDataset::new(items(3)));
+    for batch in loader.iter() {
+        println!("{:?}", batch.is_ok());
+    }
+`)
+	if res.Status != engine.StatusRejected || res.Output != "" {
+		t.Fatalf("status %s output %q, want rejected:\n%s", res.Status, res.Output, Summary(res))
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || d.Code == "trait-not-implemented" && d.Message == "the trait bound `Double: Batcher<_, _>` is not satisfied"
+	}
+	if !found {
+		t.Errorf("no trait error:\n%s", Summary(res))
+	}
+}

@@ -1,8 +1,10 @@
 package interp
 
 import (
+	"errors"
 	"math"
 
+	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
@@ -58,6 +60,21 @@ func (in *interp) stdResult(v value, err error, r, at source.Range) (value, *sig
 	}
 	if p, ok := rstd.AsPanic(err); ok {
 		return in.userPanicAt(r, at, "user-panic", p.Msg)
+	}
+	// Burn's panics and rustc's errors from an iterator of Burn's (a
+	// DataLoader's batches: engine/data), at the expression that pulls it.
+	var bp *dispatch.Panic
+	if errors.As(err, &bp) {
+		return in.raise(bp, r, nil, "", false)
+	}
+	var ue *dispatch.UsageError
+	if errors.As(err, &ue) {
+		in.report(diag.Diagnostic{Code: ue.Code, Severity: diag.Error, Phase: diag.Check, Message: ue.Message,
+			File: diag.MainRS, Range: r, Help: ue.Help})
+		if in.opts.Mode == Run {
+			return nil, stop
+		}
+		return unknown, nil
 	}
 	return unknown, nil
 }
