@@ -1,6 +1,8 @@
 package cubecl
 
 import (
+	"strings"
+
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
 )
@@ -18,7 +20,14 @@ func Call(w *dispatch.World, c dispatch.Call, _ nn.Host) (v dispatch.Value, hand
 			w.LaunchKernel(dispatch.Kernel{Name: "ComputeClient::" + c.Method, Tensors: c.Args})
 			return nil, true, &nn.Unmodelled{Item: "ComputeClient::" + c.Method, Why: kernelNote}
 		}
-		return w.CubeMethod(c)
+		v, handled, err := w.CubeMethod(c)
+		if ue, ok := err.(*dispatch.UsageError); ok && ue.Code == "unknown-method" {
+			// cubecl's types have many more methods than the ones the
+			// playground models: the others are a boundary, not rustc's
+			// error.
+			return nil, true, &nn.Unmodelled{Item: typeName(c.Recv) + "::" + c.Method, Why: notModelled}
+		}
+		return v, handled, err
 	}
 	n := len(c.Path)
 	name := c.Path[n-1]
@@ -55,9 +64,40 @@ func Call(w *dispatch.World, c dispatch.Call, _ nn.Host) (v dispatch.Value, hand
 		// The info buffer's bytes, for client.create_from_slice.
 		v = dispatch.BytesOf()
 	default:
+		if holdsCube(c.Args) {
+			// A backend op on the primitives (`Self::float_exp(x)`,
+			// `B::float_matmul(..)`) or another function of burn-cubecl's:
+			// the playground does not run it.
+			item := name
+			if typ != "" {
+				item = typ + "::" + name
+			}
+			return nil, true, &nn.Unmodelled{Item: item, Why: notModelled}
+		}
 		return nil, false, nil
 	}
 	return v, true, err
+}
+
+// notModelled is why a call on cubecl's values past the ones modelled is a
+// boundary.
+const notModelled = "the playground models a CubeTensor's metadata, its allocation and the launch of a kernel, not the backend's operations on it"
+
+func holdsCube(args []dispatch.Value) bool {
+	for _, a := range args {
+		if isCube(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func typeName(v dispatch.Value) string {
+	name := dispatch.Deref(v).TypeName()
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		name = name[:i]
+	}
+	return name
 }
 
 func isCube(v dispatch.Value) bool {

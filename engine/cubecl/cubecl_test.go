@@ -416,3 +416,45 @@ fn main() {
 		t.Fatalf("launch boundary %v, unchecked assertion %v: %v", boundary, unchecked, codes(res, "warning"))
 	}
 }
+
+// TestBackendOpOnPrimitive: an impl for a cubecl backend that calls one of
+// the backend's own ops on its primitives (`Self::float_exp(x)`) runs to a
+// boundary, not to rustc's error: Burn has the op, the playground does not
+// run it on a CubeTensor.
+func TestBackendOpOnPrimitive(t *testing.T) {
+	const cargo = `[package]
+name = "k"
+version = "0.1.0"
+edition = "2024"
+
+[dependencies]
+burn = { version = "0.22", default-features = false, features = ["std", "wgpu", "extension"] }
+`
+	const src = `use burn::backend::{backend_extension, tensor::FloatTensor, Backend, Dispatch, Wgpu};
+use burn::tensor::{Device, Tensor};
+
+#[backend_extension(Wgpu)]
+pub trait T: Backend {
+    fn f(x: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+impl T for Wgpu {
+    fn f(x: FloatTensor<Self>) -> FloatTensor<Self> { Self::float_exp(x) }
+}
+fn main() {
+    let x = Tensor::<1>::from_floats([1.0, 2.0], &Device::default());
+    let y: Tensor<1> = Tensor::from_dispatch(Dispatch::f(x.into_dispatch()));
+    println!("{}", y);
+}
+`
+	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	if errs := codes(res, "error"); len(errs) > 0 || res.Status != engine.StatusOK {
+		t.Fatalf("status %s, errors %v", res.Status, errs)
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || (d.Code == engine.CodeUnmodelled && strings.Contains(d.Message, "float_exp"))
+	}
+	if !found {
+		t.Fatalf("no boundary at Self::float_exp: %v", codes(res, "warning"))
+	}
+}
