@@ -203,7 +203,7 @@ burn = { git = "https://github.com/tracel-ai/burn" }
 		{
 			name:     "unknown playground key",
 			manifest: burn + "[package.metadata.playground]\nhardwre = { cuda = 1 }\n",
-			want:     []wantDiag{{diag.Error, "unknown-key", "hardwre", "unknown field `hardwre`, expected one of `env`, `hardware`, `servers`, `target`", "hardware"}},
+			want:     []wantDiag{{diag.Error, "unknown-key", "hardwre", "unknown field `hardwre`, expected one of `env`, `args`, `hardware`, `servers`, `target`", "hardware"}},
 		},
 		{
 			name:     "wrong values in env and hardware",

@@ -15,6 +15,7 @@ import (
 //
 //	[package.metadata.playground]
 //	env      = { BURN_DEVICE = "cuda" }
+//	args     = ["client", "my-topic"]       # what `cargo run -- client my-topic` passes
 //	hardware = { cuda = 2, rocm = 0, wgpu = ["DiscreteGpu", "IntegratedGpu"], metal = false, vulkan = true }
 //	target   = "wasm32-unknown-unknown"    # optional, default the host
 //	[[package.metadata.playground.servers]]
@@ -23,7 +24,7 @@ import (
 //	faults  = ["exit-after-init"]           # optional: how the server misbehaves
 
 var (
-	playgroundKeys = []string{"env", "hardware", "servers", "target"}
+	playgroundKeys = []string{"env", "args", "hardware", "servers", "target"}
 	hardwareKeys   = []string{"cuda", "rocm", "wgpu", "metal", "vulkan"}
 	serverKeys     = []string{"address", "device", "faults"}
 	// adapterKinds are wgpu's DeviceKind variants a machine can offer.
@@ -76,6 +77,8 @@ func (p *parser) readPlayground(c *Config) {
 			switch key {
 			case "env":
 				p.readEnv(c, v)
+			case "args":
+				p.readArgs(c, v)
 			case "hardware":
 				p.readHardware(c, v)
 			case "servers":
@@ -128,6 +131,22 @@ func (p *parser) readEnv(c *Config, v *value) {
 		c.Dispatch.Env[name] = val.text
 		c.EnvRanges[name] = val.span
 		p.env[name] = val
+	}
+}
+
+// readArgs reads the program's command-line arguments, an array of
+// strings.
+func (p *parser) readArgs(c *Config, v *value) {
+	if v.kind != kindArray {
+		p.add(errInvalidType(v, "a sequence"))
+		return
+	}
+	for _, item := range v.items {
+		if item.kind != kindString {
+			p.add(errInvalidType(item, "a string"))
+			continue
+		}
+		c.Dispatch.Args = append(c.Dispatch.Args, item.text)
 	}
 }
 

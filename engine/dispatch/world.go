@@ -10,6 +10,9 @@ type Config struct {
 	Features map[string]bool
 	// Env is the environment the program sees (BURN_DEVICE, ...).
 	Env map[string]string
+	// Args are the program's command-line arguments after its name, as
+	// `cargo run -- ARGS` passes them.
+	Args []string
 	// Hardware is what the simulated machine has.
 	Hardware Hardware
 	// Servers are the remote servers the snippet can connect to.
@@ -126,7 +129,7 @@ type World struct {
 	// unneeded counts the WithoutValues calls running: their tensors get
 	// no values.
 	unneeded int
-	rngs   map[Backend]*tensor.RNG // each backend's generator, for random
+	rngs     map[Backend]*tensor.RNG // each backend's generator, for random
 }
 
 // NewWorld starts a process with the given build and machine.

@@ -89,7 +89,11 @@ func (in *interp) stdFunction(path []string, args []value, e *syntax.CallExpr) (
 		return out, true, nil
 	case "std::env::args":
 		// An iterator, as std::env::Args is: `args().nth(1)`, `collect()`.
-		it, _ := rstd.IntoIter(&stdCaller{in: in, r: e.Range}, &dispatch.Array{Vec: true, Elems: []value{dispatch.Str(programName)}})
+		argv := &dispatch.Array{Vec: true, Elems: []value{dispatch.Str(programName)}}
+		for _, a := range in.opts.Config.Args {
+			argv.Elems = append(argv.Elems, dispatch.Str(a))
+		}
+		it, _ := rstd.IntoIter(&stdCaller{in: in, r: e.Range}, argv)
 		it.Kind = "Args"
 		return it, true, nil
 	case "std::process::exit":
