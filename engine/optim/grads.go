@@ -62,13 +62,15 @@ func FromModule(w *dispatch.World, h nn.Host, grads dispatch.Value, module dispa
 		if keep != nil && !keep[key] {
 			return nil
 		}
-		// `param.is_require_grad()` reads the lazy flag (visitor.rs:38).
-		if !p.RequireGrad {
-			return nil
-		}
+		// `param.is_require_grad()` (visitor.rs:38) derefs the Param to its
+		// tensor, creating a lazy one, and asks the tensor: false off an
+		// autodiff device, so grad_remove is not called there.
 		t, err := p.Val(w)
 		if err != nil {
 			return err
+		}
+		if !isTrue(w.Call(dispatch.Call{Recv: t, Method: "is_require_grad"})) {
+			return nil
 		}
 		v, err := w.Call(dispatch.Call{Recv: t, Method: "grad_remove", Args: []dispatch.Value{&dispatch.Ref{V: grads, Mut: true}}})
 		if err != nil {

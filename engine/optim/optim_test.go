@@ -639,3 +639,21 @@ func TestAccumulator(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+// TestFromGradsSkipsPlainParams: a module off the autodiff device has
+// no gradient to take (visitor.rs:37-40), and from_params keeps the ids
+// it is given.
+func TestFromGradsSkipsPlainParams(t *testing.T) {
+	out := run(t, stepImports, `let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let plain: Linear = LinearConfig::new(2, 1).init(&Device::flex());
+    let x = Tensor::<2>::ones([1, 2], &device);
+    let grads = GradientsParams::from_grads(model.forward(x.clone()).sum().backward(), &plain);
+    println!("{}", grads.len());
+    let mut g = model.forward(x).sum().backward();
+    let only = GradientsParams::from_params(&mut g, &model, &[model.weight.id]);
+    println!("{} {}", only.len(), only.get::<2>(model.weight.id).is_some());`)
+	if out != "0\n1 true\n" {
+		t.Errorf("output %q", out)
+	}
+}
