@@ -399,22 +399,31 @@ func TestHuggingfaceDatasetIsABoundary(t *testing.T) {
 	}
 }
 
-// A batcher that does not implement Batcher is rustc's error, reported
-// where the loop pulls the loader, never a loop that silently ends.
-func TestDataLoaderOfANonBatcher(t *testing.T) {
-	res := runLoader(t, `"flex"`, `    let loader = DataLoaderBuilder::new(Double).batch_size(2).build(InMemDataset::new(items(3)));
+// rustc's errors: a batcher that does not implement Batcher, reported
+// where the loop pulls the loader (never a loop that silently ends), and
+// MnistDataset's private constructor.
+func TestDataLoaderCompileErrors(t *testing.T) {
+	cases := []struct{ name, body, code, message string }{
+		{"a batcher that is not one", `    let loader = DataLoaderBuilder::new(Double).batch_size(2).build(InMemDataset::new(items(3)));
     for batch in loader.iter() {
         println!("{:?}", batch.is_ok());
     }
-`)
-	if res.Status != engine.StatusRejected || res.Output != "" {
-		t.Fatalf("status %s output %q, want rejected:\n%s", res.Status, res.Output, Summary(res))
+`, "trait-not-implemented", "the trait bound `Double: Batcher<_, _>` is not satisfied"},
+		{"MnistDataset::new", "    let _ = MnistDataset::new(\"train\");\n", "unknown-function", "associated function `new` is private"},
 	}
-	found := false
-	for _, d := range res.Diagnostics {
-		found = found || d.Code == "trait-not-implemented" && d.Message == "the trait bound `Double: Batcher<_, _>` is not satisfied"
-	}
-	if !found {
-		t.Errorf("no trait error:\n%s", Summary(res))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLoader(t, `"flex"`, c.body)
+			if res.Status != engine.StatusRejected || res.Output != "" {
+				t.Fatalf("status %s output %q, want rejected:\n%s", res.Status, res.Output, Summary(res))
+			}
+			found := false
+			for _, d := range res.Diagnostics {
+				found = found || d.Code == c.code && d.Message == c.message
+			}
+			if !found {
+				t.Errorf("no %s %q:\n%s", c.code, c.message, Summary(res))
+			}
+		})
 	}
 }

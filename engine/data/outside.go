@@ -84,6 +84,10 @@ func outsideCall(w *dispatch.World, typ, name string, c dispatch.Call, h nn.Host
 	switch typ {
 	case "MnistDataset":
 		// vision/mnist.rs:86-96: downloads the split from the CVDF mirror.
+		if name == "new" || name == "download" {
+			// mnist.rs:95 and :120 are private (E0624).
+			return nil, true, &dispatch.UsageError{Code: "unknown-function", Arg: -1, Message: "associated function `" + name + "` is private"}
+		}
 		if name != "train" && name != "test" {
 			return nil, false, nil
 		}
