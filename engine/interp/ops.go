@@ -5,6 +5,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/rstd"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
@@ -339,6 +340,11 @@ func (in *interp) store(place syntax.Expr, v value) *signal {
 				t[i] = v
 				return nil
 			}
+		}
+		if m, ok := nn.WithField(dispatch.Deref(x), p.Name, v); ok {
+			// A field of one of Burn's modules: the place holds a copy
+			// with it.
+			return in.store(p.X, m)
 		}
 		if isUnknown(x) {
 			return nil

@@ -374,6 +374,27 @@ func paramMethod(w *dispatch.World, p *Param, c dispatch.Call) (dispatch.Value, 
 
 // Field is a public field of a burn-nn module or config, or a Param's
 // id; ok is false for any other.
+// WithField is `m.name = f` on one of Burn's modules (a Linear's bias,
+// a Conv2d's weight, which are pub): a copy of the module with that field,
+// so that a clone of it made before keeps its own (Burn's modules are
+// values). ok is false for a value that is not a module or a field it
+// does not have.
+func WithField(v dispatch.Value, name string, f dispatch.Value) (dispatch.Value, bool) {
+	m, ok := v.(*Module)
+	if !ok {
+		return nil, false
+	}
+	if _, has := m.Values[name]; !has {
+		return nil, false
+	}
+	values := make(map[string]dispatch.Value, len(m.Values))
+	for k, x := range m.Values {
+		values[k] = x
+	}
+	values[name] = f
+	return m.copyWith(values), true
+}
+
 func Field(v dispatch.Value, name string) (dispatch.Value, bool) {
 	switch x := v.(type) {
 	case *Module:
