@@ -137,7 +137,7 @@ func (d *DataLoader) Start(h nn.Host) (*Iteration, error) {
 }
 
 // Next is one step of the iterator (BatchDataloaderIterator::next,
-// batch.rs:167-196): ok is false when the pass is over.
+// batch.rs:167-196): more is false when the pass is over.
 func (it *Iteration) Next() (b Batch, more bool, err error) {
 	if it.done {
 		return Batch{}, false, nil
