@@ -151,9 +151,35 @@ func optimizerMethod(w *dispatch.World, h nn.Host, o *ModuleOptimizer, c dispatc
 	case "has_gradient_clipping":
 		// module_optimizer.rs:83-85.
 		return dispatch.Bool(o.clip != nil), nil
+	case "with_grad_clipping":
+		// module_optimizer.rs:107-113: the clipping of the first group,
+		// every parameter's here; a parameter already stepped keeps the
+		// clipping its state was made with (:438-450).
+		if len(c.Args) != 1 {
+			return nil, wrongArity(1, len(c.Args))
+		}
+		en, ok := dispatch.Deref(c.Args[0]).(*dispatch.Enum)
+		if !ok || en.Type != "GradientClipping" || len(en.Fields) != 1 {
+			return nil, mismatch(1, "GradientClipping", c.Args[0])
+		}
+		f, _ := dispatch.Deref(en.Fields[0]).(dispatch.Float)
+		out := o.clone()
+		out.clip = &clipping{byNorm: en.Variant == "Norm", threshold: float32(f.V)}
+		return out, nil
+	case "grad_clipping":
+		// module_optimizer.rs:89-95.
+		if o.clip == nil {
+			return &dispatch.Enum{Type: "Option", Variant: "None"}, nil
+		}
+		variant := "Value"
+		if o.clip.byNorm {
+			variant = "Norm"
+		}
+		gc := &dispatch.Enum{Type: "GradientClipping", Variant: variant, Fields: []dispatch.Value{f32v(o.clip.threshold)}}
+		return &dispatch.Enum{Type: "Option", Variant: "Some", Fields: []dispatch.Value{&dispatch.Ref{V: gc}}}, nil
 	}
 	switch c.Method {
-	case "to_record", "load_record", "into_bytes", "from_bytes", "save", "load", "with_group", "step_multi", "with_grad_clipping", "grad_clipping":
+	case "to_record", "load_record", "into_bytes", "from_bytes", "save", "load", "with_group", "step_multi":
 		return nil, &nn.Unmodelled{Item: "ModuleOptimizer::" + c.Method, Why: "the engine models an optimizer's steps, not its records, parameter groups or clipping set after init"}
 	}
 	return nil, unknownMethod("ModuleOptimizer", c.Method)

@@ -52,6 +52,10 @@ func init() {
 	// grad_clipping/base.rs: GradientClippingConfig::Value(f32), Norm(f32).
 	nn.RegisterVariant("GradientClippingConfig", "Value", "f32")
 	nn.RegisterVariant("GradientClippingConfig", "Norm", "f32")
+	// grad_clipping/base.rs:33-39: the clipping itself, which
+	// ModuleOptimizer::with_grad_clipping takes.
+	nn.RegisterVariant("GradientClipping", "Value", "f32")
+	nn.RegisterVariant("GradientClipping", "Norm", "f32")
 }
 
 func float32Field(c *nn.Config, name string) float32 {

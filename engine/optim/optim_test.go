@@ -431,9 +431,11 @@ impl Optimizer for HalfSgd {
     let w1 = model.weight.val().into_data().to_vec::<f32>().unwrap();
     println!("{:?} {:?}", w0, w1);
     let config = SgdConfig::new().with_gradient_clipping(Some(GradientClippingConfig::Value(0.1)));
-    println!("{} {}", config.init().has_gradient_clipping(), ModuleOptimizer::from(config.build()).has_gradient_clipping());`)
+    println!("{} {}", config.init().has_gradient_clipping(), ModuleOptimizer::from(config.build()).has_gradient_clipping());
+    let clipped = ModuleOptimizer::from(config.build()).with_grad_clipping(burn::optim::grad_clipping::GradientClipping::Norm(2.0));
+    println!("{}", clipped.has_gradient_clipping());`)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || lines[1] != "true false" {
+	if len(lines) != 3 || lines[1] != "true false" || lines[2] != "true" {
 		t.Fatalf("output %q", out)
 	}
 	ws := floats(t, lines[0])
