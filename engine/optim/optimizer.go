@@ -19,6 +19,9 @@ type ModuleOptimizer struct {
 	rule   rule
 	clip   *clipping
 	states map[any]*paramContext
+	// unknown is set by a step on gradients the engine did not know:
+	// the states' values are unknown since.
+	unknown bool
 }
 
 // paramContext is module_optimizer.rs's OptimizationContext: the state
@@ -33,7 +36,7 @@ func (*ModuleOptimizer) TypeName() string { return "ModuleOptimizer" }
 // clone is ModuleOptimizer's derived Clone: the states are copied, so the
 // clone steps on its own.
 func (o *ModuleOptimizer) clone() *ModuleOptimizer {
-	out := &ModuleOptimizer{name: o.name, rule: o.rule, clip: o.clip, states: make(map[any]*paramContext, len(o.states))}
+	out := &ModuleOptimizer{name: o.name, rule: o.rule, clip: o.clip, states: make(map[any]*paramContext, len(o.states)), unknown: o.unknown}
 	for k, v := range o.states {
 		out.states[k] = &paramContext{clip: v.clip, state: v.state.clone()}
 	}
@@ -125,6 +128,19 @@ func Step(w *dispatch.World, h nn.Host, optim, lr, model, grads dispatch.Value) 
 	if !ok {
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "the trait bound `ModuleLearningRate: From<" + lr.TypeName() + ">` is not satisfied"}
 	}
+	if _, unknown := dispatch.Deref(grads).(dispatch.Unknown); unknown && nn.IsModule(model, h) {
+		// Gradients the engine does not know: every float Param may have
+		// been stepped, so its values, and from now on the optimizer's
+		// states, are unknown.
+		o.unknown = true
+		return nn.ReplaceParams(w, model, h, func(p *nn.Param) (*nn.Param, error) {
+			t, err := p.Val(w)
+			if err != nil || t.Kind() != dispatch.KindFloat {
+				return p, err
+			}
+			return nn.FromTensor(w, t.WithoutValues(), p.ID), nil
+		})
+	}
 	g, ok := dispatch.Deref(grads).(*GradientsParams)
 	if !ok {
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 3, Message: "mismatched types: expected `GradientsParams`, found `" + grads.TypeName() + "`"}
@@ -193,6 +209,16 @@ func (o *ModuleOptimizer) mapFloat(w *dispatch.World, rate *ModuleLearningRate, 
 	// step_dyn's arguments (:468-474), then its dispatch_rank!, which
 	// has an arm per rank up to 8 (optim/module/base.rs:87-128).
 	inner := c.m(tensor, "inner")
+	if o.unknown && prev != nil {
+		// A step the engine could not follow came before: the state's
+		// values are unknown.
+		prev = prev.clone()
+		for k, t := range prev.tensors {
+			if t != nil {
+				prev.tensors[k] = t.WithoutValues()
+			}
+		}
+	}
 	prev = toDevice(c, prev, device)
 	if c.err != nil {
 		return nil, c.err
