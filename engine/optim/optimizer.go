@@ -128,6 +128,12 @@ func Step(w *dispatch.World, h nn.Host, optim, lr, model, grads dispatch.Value) 
 	if !ok {
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "the trait bound `ModuleLearningRate: From<" + lr.TypeName() + ">` is not satisfied"}
 	}
+	if _, unknown := dispatch.Deref(model).(dispatch.Unknown); unknown {
+		// A model the engine does not know: so is the stepped one, and
+		// whatever states the step updated.
+		o.unknown = true
+		return dispatch.Unknown{}, nil
+	}
 	if _, unknown := dispatch.Deref(grads).(dispatch.Unknown); unknown && nn.IsModule(model, h) {
 		// Gradients the engine does not know: every float Param may have
 		// been stepped, so its values, and from now on the optimizer's
