@@ -137,4 +137,8 @@ func TestUnknownGrads(t *testing.T) {
 	if known(w, weightOf(again)) {
 		t.Error("a step from a state that missed an unknown step gave known values")
 	}
+	// An unknown model steps to an unknown one, without an error.
+	if v, err := Step(w, nil, optim, f64v(0.1), dispatch.Unknown{}, grads(lin)); err != nil || v != (dispatch.Unknown{}) {
+		t.Errorf("unknown model: %v, %v", v, err)
+	}
 }
