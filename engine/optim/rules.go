@@ -411,7 +411,7 @@ func (o *adaGrad) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state)
 		out.tensors["sum"] = c.m(grad, "square")
 		out.time = 1
 	}
-	newLr := lr / (1 + (float64(out.time)-1)*o.lrDecay)
+	newLr := lr / (1 + float64((float64(out.time)-1)*o.lrDecay))
 	grad = c.byLr(c.m(grad, "div", c.m(c.m(out.tensors["sum"], "sqrt"), "add_scalar", f32v(o.epsilon))), newLr)
 	return c.m(t, "sub", grad), out
 }

@@ -85,11 +85,13 @@ func (s *Scheduler) step() (float64, error) {
 		if s.remaining != 0 {
 			s.remaining--
 		}
-		return s.finalLr - s.stepSize*float64(s.remaining), nil
+		// The explicit conversions round each product, as Rust does, where
+		// Go may fuse a multiply and an add.
+		return s.finalLr - float64(s.stepSize*float64(s.remaining)), nil
 	case schedCosine:
 		// cosine.rs:87-99: current_iter starts at usize::MAX and wraps.
 		s.current++
-		return s.minLr + 0.5*(s.maxLr-s.minLr)*(1.0+cosF64(float64(s.current)/float64(s.numIters)*math.Pi)), nil
+		return s.minLr + float64(0.5*(s.maxLr-s.minLr)*(1.0+cosF64(float64(float64(s.current)/float64(s.numIters)*math.Pi)))), nil
 	case schedExponential:
 		// exponential.rs:64-68.
 		s.previous *= s.gamma
