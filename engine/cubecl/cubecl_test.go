@@ -281,7 +281,7 @@ pub trait Ext: burn::backend::Backend {
 
 impl<R: CubeRuntime> Ext for CubeBackend<R> {
     fn pick(x: FloatTensor<Self>, y: FloatTensor<Self>) -> FloatTensor<Self> {
-        touch::launch(&x.client, CubeCount::Static(1, 1, 1), CubeDim::new_1d(2), x.clone().into_tensor_arg(), y.clone().into_tensor_arg());
+        touch::launch(&x.client, CubeCount::Static(%s, 1, 1), CubeDim::new_1d(2), x.clone().into_tensor_arg(), y.clone().into_tensor_arg());
         %s
     }
 }
@@ -297,10 +297,11 @@ fn main() {
     assert_eq!(out.into_data(), TensorData::from([5.0f32, 6.0]));
 }
 `
-	run := func(ret string) engine.Result {
-		return engine.Run(engine.Request{Config: fmt.Sprintf(kernelCargo, ""), Snippet: fmt.Sprintf(prog, ret)})
+	run := func(count, ret string) engine.Result {
+		cargo := fmt.Sprintf(kernelCargo, "") + "\n[dependencies.rand]\nversion = \"0.9\"\n"
+		return engine.Run(engine.Request{Config: cargo, Snippet: fmt.Sprintf(prog, count, ret)})
 	}
-	written := run("y")
+	written := run("1", "y")
 	if written.Status != engine.StatusOK || written.Complete {
 		t.Fatalf("returning the written tensor: status %s complete %v, errors %v; want an unchecked run", written.Status, written.Complete, codes(written, "error"))
 	}
@@ -311,7 +312,12 @@ fn main() {
 	if !unchecked {
 		t.Fatalf("the assertion on the written tensor was not reported unchecked: %v", codes(written, "warning"))
 	}
-	read := run("x")
+	// A cube count the playground does not know still launches the
+	// kernel: what it writes is unknown all the same.
+	if res := run("rand::random::<u32>()", "y"); res.Status != engine.StatusOK || res.Complete {
+		t.Fatalf("an unknown cube count: status %s complete %v errors %v; want an unchecked run", res.Status, res.Complete, codes(res, "error"))
+	}
+	read := run("1", "x")
 	if read.Status != engine.StatusPanicked || read.Panic == nil || !strings.Contains(read.Panic.Message, "assertion `left == right` failed") {
 		t.Fatalf("returning the read-only input: status %s panic %+v; want the failed assert_eq on its known values", read.Status, read.Panic)
 	}

@@ -569,12 +569,14 @@ func (w *World) LaunchKernel(k Kernel) {
 			}
 		}
 	}
+	if first == nil {
+		// No tensor the playground knows was given: nothing to trace.
+		return
+	}
 	ev := TraceEvent{Op: k.Name, Kind: KindFloat.String(),
 		Note: "a GPU kernel: the playground does not run it; the tensors it writes hold unknown values"}
-	if first != nil {
-		ev.Backend, ev.Device = first.on.backend.String(), first.on.Debug()
-		ev.Shape = first.Shape()
-	}
+	ev.Backend, ev.Device = first.on.backend.String(), first.on.Debug()
+	ev.Shape = first.Shape()
 	if written != nil {
 		ev.Shape = written.Shape()
 	}

@@ -186,11 +186,11 @@ func (in *interp) kernelLaunch(fn *syntax.FnDecl, method string, args []value, e
 		}
 		k.Written = append(k.Written, written)
 	}
-	for _, a := range args {
-		if isUnknown(a) {
-			return unknown, nil
-		}
+	if in.uncalled {
+		return dispatch.Unit{}, nil
 	}
+	// An unknown launch setting (a cube count computed from an unknown
+	// value) still launches the kernel: the tensors it writes are marked.
 	in.world.SetSite(len(in.sites))
 	in.sites = append(in.sites, e.Range)
 	in.world.LaunchKernel(k)
