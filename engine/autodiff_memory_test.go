@@ -382,3 +382,40 @@ fn main() {
 		})
 	}
 }
+
+// TestGraphMemoryStoppedPassValues: a pass that stops at a step an
+// earlier pass consumed gives a leaf above it only the gradient of the
+// steps it ran (graph/traversal.rs:41-45). The engine's values would count
+// the stopped path too, so they are unknown there, and an assertion on
+// them is reported unchecked rather than passed or failed on a guess; a
+// leaf no stopped step leads to keeps its values.
+func TestGraphMemoryStoppedPassValues(t *testing.T) {
+	res := run(t, engine.Request{Snippet: memoryPrelude + `
+fn main() {
+    let dev = Device::default().autodiff();
+    let (l, x) = (leaf(&dev), leaf(&dev));
+    let d = l.clone() * x.clone();
+    let e = d.clone() * 2.0;
+    let _g = d.backward();
+    let m = leaf(&dev);
+    let r = e.clone() * l.clone() + m.clone();
+    let g = r.backward();
+    l.grad(&g).unwrap().to_data().assert_eq(&TensorData::from([[2.0, 8.0], [18.0, 32.0]]), false);
+    m.grad(&g).unwrap().to_data().assert_eq(&TensorData::from([[1.0, 1.0], [1.0, 1.0]]), false);
+}
+`})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v\n%s", res.Status, res.Panic, Summary(res))
+	}
+	var unchecked []int
+	for _, d := range res.Diagnostics {
+		if d.Code == engine.CodeUnchecked {
+			unchecked = append(unchecked, d.Span.Start.Line)
+		}
+	}
+	lines := strings.Split(memoryPrelude, "\n")
+	want := len(lines) + 10 // the assertion on l's gradient
+	if len(unchecked) != 1 || unchecked[0] != want {
+		t.Errorf("unchecked assertions on lines %v, want only %d\n%s", unchecked, want, Summary(res))
+	}
+}

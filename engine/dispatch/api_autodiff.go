@@ -212,7 +212,7 @@ func (w *World) fromInner(t *Tensor) (Value, *UsageError, *Panic) {
 
 func (w *World) gradientsMethod(g *Gradients, c Call) (Value, *UsageError, *Panic) {
 	if c.Method == "clone" {
-		copied := &Gradients{grads: map[uint64]bool{}, values: g.values, replaced: map[uint64]*tensor.Tensor{}}
+		copied := &Gradients{grads: map[uint64]bool{}, values: g.values, replaced: map[uint64]*tensor.Tensor{}, cut: g.cut}
 		for k, v := range g.grads {
 			copied.grads[k] = v
 		}

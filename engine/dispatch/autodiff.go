@@ -100,6 +100,11 @@ type Gradients struct {
 	// writes to replaced, by node id, instead.
 	values   *tensor.Grads
 	replaced map[uint64]*tensor.Tensor
+	// cut are the leaves above a step an earlier pass consumed or freed,
+	// where this pass stopped (graph/traversal.rs:41-45): the values
+	// package tensor computed count the gradient through it, Burn's do
+	// not, so they are not known.
+	cut map[uint64]bool
 }
 
 // valueOf is the values of t's gradient, nil when they were not computed.
@@ -107,7 +112,7 @@ func (g *Gradients) valueOf(t *Tensor) *tensor.Tensor {
 	if v, ok := g.replaced[t.node.id]; ok {
 		return v
 	}
-	if g.values == nil || t.values == nil {
+	if g.values == nil || t.values == nil || g.cut[t.node.id] {
 		return nil
 	}
 	v, _ := g.values.Get(t.values)
@@ -153,6 +158,7 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 	}
 	visited := map[*adNode]bool{root: true}
 	consumed := []*adNode{root}
+	var cut []*adNode
 	root.consumed = true
 	queue := append([]*adNode(nil), root.parents...)
 	for len(queue) > 0 {
@@ -162,6 +168,9 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 			g.grads[n.id] = true
 		}
 		if visited[n] || !n.step || n.consumed {
+			if n.consumed && !visited[n] && len(n.parents) > 0 {
+				cut = append(cut, n)
+			}
 			continue
 		}
 		visited[n] = true
@@ -170,6 +179,22 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 		queue = append(queue, n.parents...)
 	}
 	w.graphs.cleanup(graph, consumed, t)
+	above := map[*adNode]bool{}
+	for len(cut) > 0 {
+		n := cut[len(cut)-1]
+		cut = cut[:len(cut)-1]
+		if above[n] {
+			continue
+		}
+		above[n] = true
+		if n.requirement == reqGrad {
+			if g.cut == nil {
+				g.cut = map[uint64]bool{}
+			}
+			g.cut[n.id] = true
+		}
+		cut = append(cut, n.parents...)
+	}
 	return g, nil
 }
 
