@@ -211,7 +211,7 @@ func (in *interp) nameModule(v dispatch.Value, name string) {
 	if !in.isModuleValue(v) {
 		return
 	}
-	if in.mpath.names == nil {
+	if in.mpath.names == nil || len(in.mpath.names) >= maxModuleMemo {
 		in.mpath.names = map[dispatch.Value]string{}
 	}
 	in.mpath.names[v] = name
@@ -248,7 +248,7 @@ func (in *interp) pathIn(tree dispatch.Value, path string, target dispatch.Value
 		if !in.findModule(tree, target, &steps, 0) {
 			return "", false
 		}
-		if in.mpath.found == nil {
+		if in.mpath.found == nil || len(in.mpath.found) >= maxModuleMemo {
 			in.mpath.found = map[modKey][]modStep{}
 		}
 		in.mpath.found[key] = steps
@@ -265,6 +265,11 @@ func (in *interp) pathIn(tree dispatch.Value, path string, target dispatch.Value
 
 // maxModuleDepth bounds the search of a module tree.
 const maxModuleDepth = 32
+
+// maxModuleMemo bounds what modPaths remembers by module value: a training
+// loop makes a new model every step (`model = optim.step(lr, model,
+// grads)`), so the memos start over rather than grow with the steps.
+const maxModuleMemo = 4096
 
 // findModule searches the tree below v for target, fields in declaration
 // order and Vec elements in order, appending the steps down to it.
