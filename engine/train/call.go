@@ -284,6 +284,25 @@ func strategyValueMethod(s *Strategy, c dispatch.Call) (dispatch.Value, error) {
 		out := *s
 		out.Items = append(append([]dispatch.Value(nil), s.Items...), c.Args[0])
 		return &out, nil
+	case s.Type == "MetricEarlyStoppingStrategy" && c.Method == "with_warmup_epochs":
+		// with_warmup_epochs(warmup: Option<usize>) (early_stopping.rs).
+		if err := one(c); err != nil {
+			return nil, err
+		}
+		if o, ok := dispatch.Deref(c.Args[0]).(*dispatch.Enum); !isUnknown(c.Args[0]) && (!ok || o.Type != "Option") {
+			return nil, mismatch(1, "Option<usize>", c.Args[0])
+		}
+		out := &Strategy{Type: s.Type, Fields: map[string]dispatch.Value{}}
+		for k, v := range s.Fields {
+			out.Fields[k] = v
+		}
+		out.Fields["warmup_epochs"] = c.Args[0]
+		return out, nil
+	case s.Type == "MetricEarlyStoppingStrategy" && c.Method == "warmup_epochs":
+		if w, ok := s.Fields["warmup_epochs"]; ok {
+			return w, none(c)
+		}
+		return &dispatch.Enum{Type: "Option", Variant: "None"}, none(c)
 	case s.Type == "ComposedCheckpointingStrategyBuilder" && c.Method == "build":
 		return &Strategy{Type: "ComposedCheckpointingStrategy", Items: s.Items}, none(c)
 	}

@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -335,5 +336,52 @@ func TestMetrics(t *testing.T) {
 			}
 			t.Errorf("no %s error %q in %+v", c.code, c.message, res.Diagnostics)
 		})
+	}
+}
+
+// TestEvaluator: the evaluator moves each test loader to the trained
+// model's device (evaluator/base.rs:53), the model's inner device after
+// valid() (the loader was set to the autodiff device), and runs
+// InferenceStep::step on one batch of it.
+func TestEvaluator(t *testing.T) {
+	init := "Model { linear: LinearConfig::new(2, 2).init(&device) }"
+	src := smallProgram(linearModel, init, linearStep, "")
+	src = replace(t, src, "    let result = training.launch(", `    let test = DataLoaderBuilder::new(NumberBatcher)
+        .batch_size(2)
+        .set_device(&device)
+        .build(InMemDataset::new(vec![5.0f32, 6.0]));
+    let result = training.launch(`)
+	src = replace(t, src, "AdamConfig::new().init(), 1e-3));\n", `AdamConfig::new().init(), 1e-3));
+    let mut renderer = burn::train::EvaluatorBuilder::new("/tmp/small")
+        .renderer(result.renderer)
+        .metrics((LossMetric::new(),))
+        .summary()
+        .build(result.model.clone())
+        .eval_all(vec![("test".to_string(), test)]);
+    renderer.manual_close();
+`)
+	res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s: %+v", res.Status, res.Diagnostics)
+	}
+	batcher := lineOf(t, src, "Tensor::<2>::ones([items.len(), 2], device)")
+	inference := lineOf(t, src, "RegressionOutput::new(MseLoss::new().forward(output.clone(), x.clone(), Reduction::Mean), output, x)")
+	var batches []bool // each batch's autodiff flag, in order
+	steps := 0
+	for _, e := range res.Trace {
+		if e.Span.Start.Line == batcher && e.Op == "float_ones" {
+			if e.Device != "Flex(Cpu)" {
+				t.Errorf("a batch on %s", e.Device)
+			}
+			batches = append(batches, e.Autodiff)
+		}
+		if e.Span.Start.Line == inference && e.Op == "float_sub" {
+			steps++
+		}
+	}
+	// Training on the autodiff device; validation and evaluation on the
+	// inner one, each running InferenceStep::step once.
+	if want := []bool{true, false, false}; !slices.Equal(batches, want) || steps != 2 {
+		t.Errorf("batches made with autodiff %v, want %v; inference steps %d, want 2", batches, want, steps)
 	}
 }
