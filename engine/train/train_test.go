@@ -141,20 +141,24 @@ func TestGuideTraining(t *testing.T) {
 }
 
 // TestOneBatchOneEpochIsComplete: with one epoch of one batch each, the
-// whole training runs, nothing is left unchecked but the files and the
-// metrics.
+// whole training runs: no iteration is left unrun, and the trained
+// weights, one Adam step from the initial ones, are known and print.
 func TestOneBatchOneEpochIsComplete(t *testing.T) {
 	config, snippet := guide(t)
 	snippet = replace(t, snippet, ".num_epochs(3)", ".num_epochs(1)")
 	snippet = strings.ReplaceAll(snippet, ".batch_size(2)", ".batch_size(4)")
+	snippet = replace(t, snippet, `println!("{:?}", result.model.devices());`, `println!("{}", result.model.linear2.weight.val());`)
 	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
 	if res.Status != engine.StatusOK {
 		t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
 	}
 	for _, d := range res.Diagnostics {
-		if strings.Contains(d.Message, "were not run") {
-			t.Errorf("warning %q: every iteration ran", d.Message)
+		if strings.Contains(d.Message, "were not run") || d.Code == engine.CodeUnchecked {
+			t.Errorf("%s: %q: every iteration ran", d.Code, d.Message)
 		}
+	}
+	if !strings.HasPrefix(res.Output, "Tensor {\n  data:\n[[") {
+		t.Errorf("output %q: the trained weights should print", res.Output)
 	}
 }
 
