@@ -397,7 +397,26 @@ fn main() {
     assert_eq!(out.into_data(), TensorData::from([[0.0f32; 4]; 3]));
 }
 `
-	res := engine.Run(engine.Request{Config: cargo, Snippet: src})
+	// A WGSL kernel may write every buffer it binds: an impl returning
+	// its input after binding it gives values the playground does not
+	// know, so an assertion that they are the input's is not passed.
+	// Its info buffer is made from a value the playground does not know,
+	// so the launch is one it cannot follow.
+	inPlace := strings.NewReplacer("x.handle.binding()", "x.handle.clone().binding()", "        output\n    }\n}", "        x\n    }\n}",
+		"bytemuck::cast_slice(&info)", "bytemuck::cast_slice(&[rand::random::<u32>()])",
+		"assert_eq!(out.dims(), [3, 4]);", "", "TensorData::from([[0.0f32; 4]; 3])", "TensorData::from([[1.0f32, 2.0], [3.0, 4.0], [5.0, 6.0]])").Replace(src)
+	if inPlace == src {
+		t.Fatal("the in-place variant did not change the program")
+	}
+	res := engine.Run(engine.Request{Config: cargo + "rand = \"0.9\"\n", Snippet: inPlace})
+	assertUnchecked := false
+	for _, d := range res.Diagnostics {
+		assertUnchecked = assertUnchecked || (d.Code == engine.CodeUnchecked && strings.Contains(d.Message, "assert_eq"))
+	}
+	if res.Status != engine.StatusOK || len(codes(res, "error")) > 0 || !assertUnchecked {
+		t.Fatalf("the input returned after a WGSL kernel bound it: status %s errors %v warnings %v; want the assertion unchecked", res.Status, codes(res, "error"), codes(res, "warning"))
+	}
+	res = engine.Run(engine.Request{Config: cargo, Snippet: src})
 	if errs := codes(res, "error"); len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
 	}

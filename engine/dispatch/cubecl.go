@@ -20,6 +20,7 @@ import (
 type cubeBuffer struct {
 	t     *Tensor
 	bytes int64 // the size client.empty(n) allocated, -1 when unknown
+	empty bool  // allocated by client.empty: an output, for the trace
 }
 
 // CubeTensor is burn-cubecl's CubeTensor<R> (tensor/base.rs:20-33).
@@ -326,7 +327,7 @@ func (w *World) clientMethod(cl *ComputeClient, c Call) (Value, *UsageError, *Pa
 		if ue != nil {
 			return nil, ue, nil
 		}
-		return &CubeHandle{buf: &cubeBuffer{bytes: n}}, nil, nil
+		return &CubeHandle{buf: &cubeBuffer{bytes: n, empty: true}}, nil, nil
 	case "create_from_slice", "create":
 		if ue := a.want(1); ue != nil {
 			return nil, ue, nil
@@ -342,6 +343,13 @@ func handleMethod(h *CubeHandle, c Call) (Value, *UsageError, *Panic) {
 	case "clone", "binding":
 		if ue := a.want(0); ue != nil {
 			return nil, ue, nil
+		}
+		if c.Method == "binding" && h.buf.t != nil {
+			// A binding is what a source kernel is given, and a WGSL
+			// kernel may write any buffer it binds: from here on the
+			// buffer's values are unknown, even if the launch that
+			// takes it is one the playground cannot follow.
+			h.buf.t = h.buf.t.WithoutValues()
 		}
 		return &CubeHandle{buf: h.buf}, nil, nil
 	}
@@ -548,10 +556,10 @@ func (w *World) LaunchKernel(k Kernel) {
 		if !write || b.t == nil {
 			return
 		}
-		if b.t.values == nil && b.t.literal == nil && fresh == nil {
+		b.t = b.t.WithoutValues()
+		if b.empty && fresh == nil {
 			fresh = b.t
 		}
-		b.t = b.t.WithoutValues()
 		if written == nil {
 			written = b.t
 		}
