@@ -147,7 +147,15 @@ func Parse(text string) (*Table, error) {
 	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{},
 		allTypes: map[string][]string{}, traits: map[string][]string{}, impls: map[string][]string{}, features: map[string][]string{}}
 	header := false
-	for n, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+	// The table is parsed once per process (and per WebAssembly
+	// instance): its rows are cut in place, into one array of items
+	// sized up front, so that parsing allocates little beyond them.
+	text = strings.TrimRight(text, "\n")
+	t.Items = make([]Item, 0, strings.Count(text, "\n")+1)
+	var cols [13]string
+	for n := 0; text != ""; n++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
 		for _, prefix := range []string{"# The public API of Burn at tracel-ai/burn ", "# The public API of burn-tensor at tracel-ai/burn "} {
 			if rest, ok := strings.CutPrefix(line, prefix); ok {
 				t.Commit, _, _ = strings.Cut(rest, ",")
@@ -156,9 +164,20 @@ func Parse(text string) (*Table, error) {
 		if strings.HasPrefix(line, "#") || line == "" {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		if len(f) != 13 {
-			return nil, fmt.Errorf("api.tsv:%d: %d columns, want 13", n+1, len(f))
+		f, ncols := cols[:], 0
+		for s := line; ncols <= len(cols); {
+			col, more, found := strings.Cut(s, "\t")
+			if ncols < len(cols) {
+				f[ncols] = col
+			}
+			ncols++
+			if !found {
+				break
+			}
+			s = more
+		}
+		if ncols != len(cols) {
+			return nil, fmt.Errorf("api.tsv:%d: %d columns, want 13", n+1, ncols)
 		}
 		if !header {
 			if f[0] != "item" {
