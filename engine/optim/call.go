@@ -116,7 +116,7 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 }
 
 // optimizerConfigs are the configs whose build is an optimizer.
-var optimizerConfigs = map[string]bool{"AdamConfig": true, "AdamWConfig": true, "SgdConfig": true, "RmsPropConfig": true, "AdaGradConfig": true, "AdanConfig": true}
+var optimizerConfigs = map[string]bool{"AdamConfig": true, "AdamWConfig": true, "SgdConfig": true, "RmsPropConfig": true, "AdaGradConfig": true, "AdanConfig": true, "MuonConfig": true}
 
 func mismatch(arg int, want string, got dispatch.Value) *dispatch.UsageError {
 	return &dispatch.UsageError{Code: "wrong-arguments", Arg: arg, Message: "mismatched types: expected `" + want + "`, found `" + got.TypeName() + "`"}

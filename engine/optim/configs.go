@@ -144,6 +144,28 @@ func buildOptimizer(c *nn.Config) (*ModuleOptimizer, error) {
 	case "AdanConfig":
 		o.name, o.rule, o.clip = "Adan", &adan{beta1: float32Field(c, "beta_1"), beta2: float32Field(c, "beta_2"), beta3: float32Field(c, "beta_3"),
 			epsilon: float32Field(c, "epsilon"), weightDecay: float32Field(c, "weight_decay"), noProx: boolField(c, "no_prox")}, clippingOf(c, "grad_clipping")
+	case "MuonConfig":
+		// muon.rs:169-216: no gradient clipping.
+		r := &muon{a: 3.4445, b: -4.775, c: 2.0315, steps: int(usizeField(c, "ns_steps")), epsilon: float32Field(c, "epsilon")}
+		if m, ok := dispatch.Deref(c.Values["momentum"]).(*nn.Config); ok {
+			r.momentum = momentum{momentum: float32(float64Field(m, "momentum")), dampening: float64Field(m, "dampening"), nesterov: boolField(m, "nesterov")}
+		}
+		if tup, ok := dispatch.Deref(c.Values["ns_coefficients"]).(dispatch.Tuple); ok && len(tup) == 3 {
+			var k [3]float32
+			for i, x := range tup {
+				f, _ := dispatch.Deref(x).(dispatch.Float)
+				k[i] = float32(f.V)
+			}
+			r.a, r.b, r.c = k[0], k[1], k[2]
+		}
+		if wd, ok := someField(c, "weight_decay").(*nn.Config); ok {
+			p := float32Field(wd, "penalty")
+			r.decay = &p
+		}
+		if en, ok := dispatch.Deref(c.Values["adjust_lr_fn"]).(*dispatch.Enum); ok {
+			r.matchAdamW = en.Variant == "MatchRmsAdamW"
+		}
+		o.name, o.rule = "Muon", r
 	default:
 		return nil, &nn.Unmodelled{Item: c.Type + "::init", Why: "the engine does not model this optimizer"}
 	}
@@ -160,7 +182,36 @@ type Bare struct {
 
 func (b *Bare) TypeName() string { return b.name }
 
+// muonMomentum is MuonConfig's default momentum, MomentumConfig {
+// momentum: 0.95, dampening: 0.0, nesterov: true } (muon.rs:136).
+func muonMomentum() dispatch.Value {
+	cfg, _, err := nn.Call(nil, dispatch.Call{Path: []string{"MomentumConfig", "new"}}, nil)
+	if err != nil {
+		return dispatch.Unknown{}
+	}
+	for _, set := range []struct {
+		method string
+		v      dispatch.Value
+	}{{"with_momentum", f64v(0.95)}, {"with_dampening", f64v(0)}, {"with_nesterov", dispatch.Bool(true)}} {
+		if cfg, _, err = nn.Call(nil, dispatch.Call{Recv: cfg, Method: set.method, Args: []dispatch.Value{set.v}}, nil); err != nil {
+			return dispatch.Unknown{}
+		}
+	}
+	return cfg
+}
+
 func init() {
+	// muon.rs:125-160.
+	nn.RegisterConfig("MuonConfig", []nn.FieldSpec{
+		{Name: "weight_decay", Type: "Option<WeightDecayConfig>"},
+		{Name: "momentum", Type: "MomentumConfig", Default: muonMomentum},
+		{Name: "ns_coefficients", Type: "(f32, f32, f32)", Default: func() dispatch.Value {
+			return dispatch.Tuple{f32v(3.4445), f32v(-4.775), f32v(2.0315)}
+		}},
+		{Name: "epsilon", Type: "f32", Default: nn.F32(1e-7)},
+		{Name: "ns_steps", Type: "usize", Default: nn.Usize(5)},
+		{Name: "adjust_lr_fn", Type: "AdjustLrFn", Default: func() dispatch.Value { return &dispatch.Enum{Type: "AdjustLrFn", Variant: "Original"} }},
+	}, false, initOptimizer)
 	// adan.rs:19-41.
 	nn.RegisterConfig("AdanConfig", []nn.FieldSpec{
 		{Name: "beta_1", Type: "f32", Default: nn.F32(0.98)},

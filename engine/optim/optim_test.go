@@ -659,3 +659,88 @@ func TestFromGradsSkipsPlainParams(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+// TestMuon: Muon's step (muon.rs:384-421) on a 2x3 weight against a naive
+// Newton-Schulz in f32, and its assert on a param of another rank (a
+// Linear's bias).
+func TestMuon(t *testing.T) {
+	imports := stepImports + "\nuse burn::optim::MuonConfig;"
+	out := run(t, imports, `let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 3).with_bias(false).init(&device);
+    let mut optim = MuonConfig::new().init();
+    let x = Tensor::<2>::from_data([[1.0, -2.0], [0.5, 3.0]], &device);
+    let grads = GradientsParams::from_grads(model.forward(x).powi_scalar(2).sum().backward(), &model);
+    let w = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    let g = grads.get::<2>(model.weight.id).unwrap().into_data().to_vec::<f32>().unwrap();
+    println!("{:?} {:?}", w, g);
+    let model = optim.step(0.1, model, grads);
+    println!("{:?}", model.weight.val().into_data().to_vec::<f32>().unwrap());`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("output %q", out)
+	}
+	in, got := floats(t, lines[0]), floats(t, lines[1])[0]
+	w, g := in[0], in[1]
+	// Nesterov momentum on a first step: g*0.95 + g.
+	u := make([]float32, 6)
+	for i := range g {
+		u[i] = g[i]*float32(0.95) + g[i]
+	}
+	// The weight is [2, 3]: rows <= cols, no transpose.
+	var sq float32
+	for _, v := range u {
+		sq += v * v
+	}
+	norm := max(float32(math.Sqrt(float64(sq))), float32(1e-7))
+	x := make([]float32, 6)
+	for i := range u {
+		x[i] = u[i] / norm
+	}
+	mat := func(a []float32, ar, ac int, b []float32, bc int) []float32 {
+		out := make([]float32, ar*bc)
+		for i := 0; i < ar; i++ {
+			for j := 0; j < bc; j++ {
+				var s float32
+				for k := 0; k < ac; k++ {
+					s += a[i*ac+k] * b[k*bc+j]
+				}
+				out[i*bc+j] = s
+			}
+		}
+		return out
+	}
+	for step := 0; step < 5; step++ {
+		xt := []float32{x[0], x[3], x[1], x[4], x[2], x[5]}
+		am := mat(x, 2, 3, xt, 2)
+		a2 := mat(am, 2, 2, am, 2)
+		bm := make([]float32, 4)
+		for i := range bm {
+			bm[i] = am[i]*float32(-4.775) + a2[i]*float32(2.0315)
+		}
+		bx := mat(bm, 2, 2, x, 3)
+		for i := range x {
+			x[i] = x[i]*float32(3.4445) + bx[i]
+		}
+	}
+	// AdjustLrFn::Original: sqrt(max(2/3, 1)) = 1.
+	for i := range w {
+		want := w[i] - x[i]*float32(0.1)
+		if math.Abs(float64(got[i]-want)) > 1e-5 {
+			t.Errorf("weight[%d] = %v, want %v", i, got[i], want)
+		}
+	}
+
+	res := engine.Run(engine.Request{Config: cargo, Snippet: imports + `
+fn main() {
+    let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 3).init(&device);
+    let mut optim = MuonConfig::new().init();
+    let x = Tensor::<2>::ones([1, 2], &device);
+    let grads = GradientsParams::from_grads(model.forward(x).sum().backward(), &model);
+    let model = optim.step(0.1, model, grads);
+}
+`})
+	if res.Status != engine.StatusPanicked || res.Panic == nil || res.Panic.Message != "Newton-Schulz iteration requires 2D tensors, got 1D" {
+		t.Errorf("bias: status %s, panic %+v", res.Status, res.Panic)
+	}
+}

@@ -563,3 +563,78 @@ func (o *adan) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*
 	}
 	return c.m(updated, "div_scalar", f64v(1+decayRate)), out
 }
+
+// muon is muon.rs's Muon (muon.rs:362-421): SGD momentum, then the
+// update orthogonalized by Newton-Schulz iterations
+// (zeropower_via_newtonschulz, :305-352), scaled by the adjusted rate.
+type muon struct {
+	momentum   momentum
+	a, b, c    float32
+	steps      int
+	decay      *float32
+	epsilon    float32
+	matchAdamW bool
+}
+
+func (o *muon) step(c *calc, lr float64, t, grad *dispatch.Tensor, st *state) (*dispatch.Tensor, *state) {
+	if c.err != nil || t == nil {
+		return nil, nil
+	}
+	if d := t.Rank(); d != 2 {
+		c.err = burnPanic("optim-muon-rank", fmt.Sprintf("Newton-Schulz iteration requires 2D tensors, got %dD", d), "crates/burn-optim/src/optim/muon.rs:391")
+		return nil, nil
+	}
+	// Momentum::transform (momentum.rs:58-77).
+	m := o.momentum
+	out := newState([]string{"velocity"})
+	velocity := grad
+	if prev := st.get("velocity"); prev != nil {
+		velocity = c.m(c.m(grad, "mul_scalar", f64v(1-m.dampening)), "add", c.m(prev, "mul_scalar", f32v(m.momentum)))
+	}
+	if m.nesterov {
+		grad = c.m(c.m(velocity, "mul_scalar", f32v(m.momentum)), "add", grad)
+	} else {
+		grad = velocity
+	}
+	out.tensors["velocity"] = velocity
+	update := o.newtonSchulz(c, grad)
+	shape := t.Shape()
+	rows, cols := float64(shape[0]), float64(shape[1])
+	// AdjustLrFn::adjustment_ratio (muon.rs:66-85).
+	ratio := math.Sqrt(math.Max(rows/cols, 1))
+	if o.matchAdamW {
+		ratio = 0.2 * math.Sqrt(math.Max(rows, cols))
+	}
+	adjusted := lr * ratio
+	if o.decay != nil {
+		t = c.byLr(t, 1-lr*float64(*o.decay))
+	}
+	return c.m(t, "sub", c.byLr(update, adjusted)), out
+}
+
+func (o *muon) newtonSchulz(c *calc, g *dispatch.Tensor) *dispatch.Tensor {
+	if c.err != nil || g == nil {
+		return nil
+	}
+	dims := func(t *dispatch.Tensor) *dispatch.Tensor {
+		return c.m(t, "swap_dims", dispatch.Int{V: 0, Suffix: "usize"}, dispatch.Int{V: 1, Suffix: "usize"})
+	}
+	shape := g.Shape()
+	x, transposed := g, false
+	if shape[0] > shape[1] {
+		x, transposed = dims(g), true
+	}
+	norm := c.mg(c.m(c.m(c.m(c.m(x, "powf_scalar", f64v(2)), "sum"), "sqrt"), "clamp_min", f32v(o.epsilon)), "unsqueeze", []string{"2"})
+	x = c.m(x, "div", norm)
+	for i := 0; i < o.steps; i++ {
+		xt := dims(x)
+		am := c.m(x, "matmul", xt)
+		sq := c.m(am, "matmul", am)
+		bm := c.m(c.m(am, "mul_scalar", f32v(o.b)), "add", c.m(sq, "mul_scalar", f32v(o.c)))
+		x = c.m(c.m(x, "mul_scalar", f32v(o.a)), "add", c.m(bm, "matmul", x))
+	}
+	if transposed {
+		x = dims(x)
+	}
+	return x
+}
