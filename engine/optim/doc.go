@@ -2,7 +2,7 @@
 // (crates/burn-optim).
 //
 // Configs: AdamConfig, AdamWConfig, SgdConfig, RmsPropConfig,
-// AdaGradConfig, AdanConfig, WeightDecayConfig, MomentumConfig, GradientClippingConfig
+// AdaGradConfig, AdanConfig, MuonConfig, WeightDecayConfig, MomentumConfig, GradientClippingConfig
 // and the learning-rate schedulers' configs are built, changed and
 // printed as #[derive(Config)] does (through engine/nn's config machinery,
 // so they behave as the program's own configs and burn-nn's do).
@@ -14,7 +14,7 @@
 // GradientsParams is moved to the gradient's device when it is elsewhere
 // (:431), its gradient clipped, and its value stepped by the optimizer's
 // rule on its inner tensor, as Adam, AdamW, Sgd (with momentum and weight
-// decay), RmsProp, AdaGrad and Adan compute it, every operation a Tensor call
+// decay), RmsProp, AdaGrad, Adan and Muon compute it, every operation a Tensor call
 // through engine/dispatch, so the trace holds the backend's ops on that
 // device and the values are its f32; the new tensor is lifted back with
 // Tensor::from_inner and require_grad. A Param without a gradient is left
