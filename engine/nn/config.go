@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
 )
@@ -210,6 +211,27 @@ func typed(v dispatch.Value, typ string, i int) (dispatch.Value, *dispatch.Usage
 			}
 			x.Suffix = "usize"
 			out.Elems[j] = x
+		}
+		return out, nil
+	}
+	if n := len(typ); n > 2 && typ[0] == '(' && typ[n-1] == ')' {
+		// A tuple field ((f32, f32, f32), MuonConfig's ns_coefficients):
+		// each element of its type.
+		tup, ok := v.(dispatch.Tuple)
+		var elems []string
+		for _, e := range strings.Split(typ[1:n-1], ",") {
+			elems = append(elems, strings.TrimSpace(e))
+		}
+		if !ok || len(tup) != len(elems) {
+			return nil, mismatch()
+		}
+		out := make(dispatch.Tuple, len(tup))
+		for j, e := range tup {
+			x, ue := typed(e, elems[j], i)
+			if ue != nil {
+				return nil, mismatch()
+			}
+			out[j] = x
 		}
 		return out, nil
 	}

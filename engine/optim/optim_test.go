@@ -744,3 +744,14 @@ fn main() {
 		t.Errorf("bias: status %s, panic %+v", res.Status, res.Panic)
 	}
 }
+
+// TestMuonConfig: MuonConfig's defaults, its MomentumConfig and tuple
+// fields, built and printed as #[derive(Config)] does (muon.rs:125-160).
+func TestMuonConfig(t *testing.T) {
+	out := run(t, "use burn::optim::{MuonConfig, AdjustLrFn};", `let c = MuonConfig::new().with_ns_coefficients((3.0, -4.0, 2.0)).with_ns_steps(3).with_adjust_lr_fn(AdjustLrFn::MatchRmsAdamW);
+    println!("{:?}", c);`)
+	want := "MuonConfig { weight_decay: None, momentum: MomentumConfig { momentum: 0.95, dampening: 0.0, nesterov: true }, ns_coefficients: (3.0, -4.0, 2.0), epsilon: 1e-7, ns_steps: 3, adjust_lr_fn: MatchRmsAdamW }\n"
+	if out != want {
+		t.Errorf("output\n%s\nwant\n%s", out, want)
+	}
+}
