@@ -482,6 +482,11 @@ func (w *World) configure(d *Device, a argList) (Value, *UsageError, *Panic) {
 	switch v := a.get(0).(type) {
 	case Tuple:
 		parts = v
+	case *Enum:
+		parts = []Value{v}
+		if v.Type == "DeviceConfig" {
+			parts = deviceConfigParts(v)
+		}
 	default:
 		parts = []Value{v}
 	}

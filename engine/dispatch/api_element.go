@@ -37,7 +37,8 @@ func HasElementMethod(v Value, method string) bool {
 		return method == "elem"
 	case *Enum:
 		return (x.Type == "DType" && dtypeMethods[method]) || (method == "into" && dtypeKinds[x.Type]) ||
-			(method == "into_vec_i8" && x.Variant == "QuantizedBytes")
+			(method == "into_vec_i8" && x.Variant == "QuantizedBytes") ||
+			(x.Type == "DeviceConfig" && deviceConfigMethods[method])
 	}
 	return false
 }

@@ -389,6 +389,35 @@ func TestConfigure(t *testing.T) {
 	}
 }
 
+// TestDeviceConfig: DeviceConfig's default, new and builders, its Debug,
+// and configure with one, which sets what it names and leaves the rest to
+// the device's defaults (device.rs:757-772).
+func TestDeviceConfig(t *testing.T) {
+	w := world(t, "flex")
+	cfg := mustCall(t, w, fn("DeviceConfig::default"))
+	cfg = mustCall(t, w, method(cfg, "float_dtype", enum("DType", "F64")))
+	if got := Debug(cfg); got != "DeviceConfig { float_dtype: Some(F64), int_dtype: None, bool_dtype: None }" {
+		t.Errorf("Debug = %s", got)
+	}
+	flex := device(t, w, "flex")
+	if ok := mustCall(t, w, method(flex, "configure", cfg)).(*Enum); ok.Variant != "Ok" {
+		t.Fatalf("configure = %s", Debug(ok))
+	}
+	if x := ones(t, w, flex, "", 2); x.DType() != F64 {
+		t.Errorf("float dtype after configure = %s", x.DType())
+	}
+	if x := ones(t, w, flex, "Int", 2); x.DType() != I32 {
+		t.Errorf("int dtype after configure = %s, want the default", x.DType())
+	}
+	if _, err := w.Call(method(cfg, "float_dtype", Int{V: 1})); err == nil {
+		t.Errorf("float_dtype(1) is not a dtype")
+	}
+	full := mustCall(t, w, Call{Path: []string{"DeviceConfig", "new"}, Args: []Value{enum("Option", "None"), enum("Option", "None"), enum("Option", "None")}})
+	if got := Debug(full); got != "DeviceConfig { float_dtype: None, int_dtype: None, bool_dtype: None }" {
+		t.Errorf("new(None, None, None) = %s", got)
+	}
+}
+
 func TestLinalgAndSignal(t *testing.T) {
 	w := world(t)
 	d := mustCall(t, w, fn("Device::default")).(*Device)

@@ -89,6 +89,11 @@ func (w *World) call(c Call) (Value, error) {
 	case *Enum:
 		if dv, due, dp, ok := dtypeMethod(r, c); ok {
 			v, ue, p = dv, due, dp
+		} else if r.Type == "DeviceConfig" {
+			var ok bool
+			if v, ue, ok = deviceConfigMethod(r, c); !ok {
+				ue = errUnknownMethod("`DeviceConfig`", c.Method)
+			}
 		} else if qv, qok := quantizedBytesMethod(r, c); qok {
 			v = qv
 		} else if HasOperator(r, c.Method) {
@@ -175,6 +180,8 @@ func (w *World) callPath(c Call) (Value, *UsageError, *Panic) {
 		return normFunction(name, c)
 	case "Tolerance":
 		return w.toleranceFunction(name, c)
+	case "DeviceConfig":
+		return deviceConfigFunction(name, c)
 	case "Transaction":
 		return w.transactionFunction(name, c)
 	case "Shape":

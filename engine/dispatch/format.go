@@ -215,6 +215,7 @@ func enumDebug(e *Enum) string {
 // the model prints with fields out of alphabetical order.
 var fieldOrder = map[string][]string{
 	"DeviceSettings": {"float_dtype", "int_dtype", "bool_dtype", "quantization"},
+	"DeviceConfig":   deviceConfigFields,
 	"QuantConfig":    {"scheme", "propagation"},
 	"DataError":      {"expected", "actual"},
 }
