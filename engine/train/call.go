@@ -65,13 +65,9 @@ func Call(w *dispatch.World, c dispatch.Call, h nn.Host) (v dispatch.Value, hand
 	case *Renderer:
 		v, err := rendererMethod(c)
 		return v, true, err
-	case *dispatch.Enum:
-		if r.Type == "ExecutionStrategy" || r.Type == "TrainingStrategy" {
-			return strategyMethod(w, r, c)
-		}
-		if _, ok := outputs[r.Type]; ok && c.Method == "clone" {
-			return r, true, nil
-		}
+	case *Execution:
+		v, err := executionMethod(r, c)
+		return v, true, err
 	}
 	return nil, false, nil
 }
@@ -166,8 +162,8 @@ func assoc(w *dispatch.World, typ, name string, args []dispatch.Value, h nn.Host
 				return nil, true, wrongArity(1, len(args))
 			}
 			if name == "Default" {
-				if ue := checkEnum(args[0], "ExecutionStrategy", 1); ue != nil {
-					return nil, true, ue
+				if _, ok := dispatch.Deref(args[0]).(*Execution); !ok && !isUnknown(args[0]) {
+					return nil, true, mismatch(1, "ExecutionStrategy", args[0])
 				}
 			}
 			return &dispatch.Enum{Type: typ, Variant: name, Fields: []dispatch.Value{args[0]}}, true, nil

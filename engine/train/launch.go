@@ -151,16 +151,20 @@ func launch(w *dispatch.World, t *Training, lv dispatch.Value, h nn.Host) (dispa
 	if ts.Variant == "Custom" && len(ts.Fields) == 1 {
 		return custom(w, t, l, ts.Fields[0], h)
 	}
-	es, ok := dispatch.Deref(ts.Fields[0]).(*dispatch.Enum)
+	es, ok := dispatch.Deref(ts.Fields[0]).(*Execution)
 	if !ok {
-		return learningResult(dispatch.Unknown{}, t.renderer), nil
+		if isUnknown(ts.Fields[0]) {
+			return learningResult(dispatch.Unknown{}, t.renderer), nil
+		}
+		// ExecutionStrategy::DistributedDataParallel { devices, context }.
+		es = &Execution{Variant: "DistributedDataParallel"}
 	}
 	var d *dispatch.Device
 	switch es.Variant {
 	case "SingleDevice":
-		d, _ = dispatch.Deref(es.Fields[0]).(*dispatch.Device)
+		d, _ = dispatch.Deref(es.Device).(*dispatch.Device)
 	case "MultiDevice":
-		a, ok := dispatch.Deref(es.Fields[0]).(*dispatch.Array)
+		a, ok := dispatch.Deref(es.Devices).(*dispatch.Array)
 		if ok && len(a.Elems) == 1 {
 			// One device is the single-device strategy (paradigm.rs:444).
 			d, _ = dispatch.Deref(a.Elems[0]).(*dispatch.Device)

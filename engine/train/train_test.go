@@ -389,3 +389,109 @@ func TestEvaluator(t *testing.T) {
 		t.Errorf("batches made with autodiff %v, want %v; inference steps %d, want 2", batches, want, steps)
 	}
 }
+
+// TestPanics: burn-train's panics on these paths, each with Burn's message
+// at its site, in check and run alike.
+func TestPanics(t *testing.T) {
+	linear := "Model { linear: LinearConfig::new(2, 2).init(&device) }"
+	cases := []struct {
+		name, model, init, build, main string
+		message, location              string
+	}{
+		{name: "main_device of no device", model: linearModel, init: linear,
+			main:    "let _ = burn::train::ExecutionStrategy::multi(vec![], burn::train::MultiDeviceOptim::OptimMainDevice).main_device();",
+			message: "index out of bounds: the len is 0 but the index is 0", location: "crates/burn-train/src/learner/supervised/strategies/base.rs:48"},
+		{name: "a multi-device strategy of no device", model: linearModel, init: linear,
+			build:   ".with_training_strategy(burn::train::ExecutionStrategy::multi(vec![], burn::train::MultiDeviceOptim::OptimMainDevice).into())",
+			message: "called `Option::unwrap()` on a `None` value", location: "crates/burn-train/src/learner/supervised/strategies/multi/strategy.rs:29"},
+		{name: "evaluating a model with no parameter", model: "    activation: Relu,", init: "",
+			main:    `let _ = burn::train::EvaluatorBuilder::new("/tmp/small").build(Model { activation: Relu::new() }).eval("test", loader_eval);`,
+			message: "called `Option::unwrap()` on a `None` value", location: "crates/burn-train/src/evaluator/base.rs:53"},
+		{name: "recall with top_k 0", model: linearModel, init: linear,
+			build:   ".metric_valid_numeric(burn::train::metric::RecallMetric::multiclass(0, burn::train::metric::ClassReduction::Macro))",
+			message: "top_k must be non-zero", location: "crates/burn-train/src/metric/recall.rs:63"},
+		{name: "F-beta with top_k 0", model: linearModel, init: linear,
+			build:   ".metric_valid_numeric(burn::train::metric::FBetaScoreMetric::multiclass(1.0, 0, burn::train::metric::ClassReduction::Macro))",
+			message: "top_k must be non-zero", location: "crates/burn-train/src/metric/fbetascore.rs:74"},
+		{name: "BLEU of order 0", model: linearModel, init: linear,
+			main:    "let _ = burn::train::metric::BleuScore::with_max_n(0);",
+			message: "max_n must be at least 1", location: "crates/burn-train/src/metric/bleu.rs:102"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := smallProgram(c.model, c.init, linearStep, c.build)
+			if c.model != linearModel {
+				src = smallProgram(c.model, "Model { activation: Relu::new() }", "        unimplemented!()", c.build)
+			}
+			if c.main != "" {
+				src = replace(t, src, "    let loader = DataLoaderBuilder::new(NumberBatcher)", "    let loader_eval = DataLoaderBuilder::new(NumberBatcher).batch_size(2).build(InMemDataset::new(vec![1.0f32]));\n    "+c.main+"\n    let loader = DataLoaderBuilder::new(NumberBatcher)")
+			}
+			res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+			if res.Panic == nil || res.Panic.Message != c.message || res.Panic.Location != c.location {
+				t.Fatalf("status %s, panic %+v; want %q at %s", res.Status, res.Panic, c.message, c.location)
+			}
+			checked := false
+			for _, d := range res.Diagnostics {
+				checked = checked || d.Phase == "check" && d.Severity == "error" && d.Code == res.Panic.Code && d.Span == res.Panic.Span
+			}
+			if !checked {
+				t.Errorf("the check did not report the panic")
+			}
+		})
+	}
+}
+
+// TestSingleDeviceStrategy: with_training_strategy(ExecutionStrategy::
+// SingleDevice(d).into()) trains where the strategy says, not where the
+// model was made: launch forks the model to d's autodiff device and the
+// loaders make their batches there (paradigm.rs:431-441). A model made
+// on the first GPU trains on the second; one made on the CPU's autodiff
+// device panics at the fork, since an autodiff tensor does not change
+// backends (param/tensor.rs:174 through Dispatch's to_device).
+func TestSingleDeviceStrategy(t *testing.T) {
+	config, snippet := guide(t)
+	config = replace(t, config, `features = ["train"]`, `features = ["train", "flex", "cuda"]`) +
+		"\n[package.metadata.playground]\nhardware = { cuda = 2 }\n"
+	snippet = replace(t, snippet, "use burn::{", "use burn::train::ExecutionStrategy;\nuse burn::{")
+	snippet = replace(t, snippet, ".num_epochs(3)", ".num_epochs(3)\n        .with_training_strategy(ExecutionStrategy::SingleDevice(Device::cuda(1)).into())")
+
+	t.Run("from another GPU", func(t *testing.T) {
+		src := replace(t, snippet, "let device = Device::default();", "let device = Device::cuda(0);")
+		res := engine.Run(engine.Request{Config: config, Snippet: src})
+		if res.Status != engine.StatusOK {
+			t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
+		}
+		forward := lineOf(t, src, "self.linear2.forward(x)")
+		batch := lineOf(t, src, "Tensor::<1>::from_floats")
+		var train, valid int
+		for _, e := range res.Trace {
+			if e.Span.Start.Line != forward && e.Span.Start.Line != batch {
+				continue
+			}
+			switch {
+			case e.Device != "Cuda(Cuda(1))":
+				t.Errorf("%s on %s: the step should run on the strategy's device", e.Op, e.Device)
+			case e.Autodiff:
+				train++
+			default:
+				valid++
+			}
+		}
+		if train == 0 || valid == 0 {
+			t.Errorf("ops of the training step on Cuda(1) autodiff: %d, of the validation step on Cuda(1): %d", train, valid)
+		}
+		if res.Output != "[Device<Cuda(Cuda(1))>]\n" {
+			t.Errorf("output %q: the trained model is on the strategy's device", res.Output)
+		}
+	})
+	t.Run("from the CPU", func(t *testing.T) {
+		src := replace(t, snippet, "let device = Device::default();", "let device = Device::flex();")
+		res := engine.Run(engine.Request{Config: config, Snippet: src})
+		if res.Panic == nil || res.Panic.Message != "not implemented: Autodiff tensor cannot be moved between backends." {
+			t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
+		}
+		if want := lineOf(t, src, "training.launch("); res.Panic.Span.Start.Line != want {
+			t.Errorf("panic at line %d, want the launch's fork at %d", res.Panic.Span.Start.Line, want)
+		}
+	})
+}

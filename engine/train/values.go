@@ -364,6 +364,19 @@ func metricStrategy(typ string, args []dispatch.Value) (dispatch.Value, error) {
 
 // ---- ExecutionStrategy and TrainingStrategy (learner/supervised/strategies/base.rs) ----
 
+// Execution is an ExecutionStrategy (strategies/base.rs:27): where
+// training runs. Its variants are built by calls; the engine keeps it as
+// its own value so that its methods reach the model.
+type Execution struct {
+	// Variant is SingleDevice, MultiDevice or DistributedDataParallel.
+	Variant string
+	Device  dispatch.Value // SingleDevice's
+	Devices dispatch.Value // MultiDevice's Vec<Device>
+	Optim   dispatch.Value // MultiDevice's MultiDeviceOptim
+}
+
+func (*Execution) TypeName() string { return "ExecutionStrategy" }
+
 // executionStrategy is ExecutionStrategy::single, ::multi or a variant.
 func executionStrategy(name string, args []dispatch.Value) (dispatch.Value, bool, error) {
 	switch name {
@@ -374,7 +387,7 @@ func executionStrategy(name string, args []dispatch.Value) (dispatch.Value, bool
 		if _, ok := dispatch.Deref(args[0]).(*dispatch.Device); !ok && !isUnknown(args[0]) {
 			return nil, true, mismatch(1, "Device", args[0])
 		}
-		return &dispatch.Enum{Type: "ExecutionStrategy", Variant: "SingleDevice", Fields: []dispatch.Value{dispatch.Deref(args[0])}}, true, nil
+		return &Execution{Variant: "SingleDevice", Device: dispatch.Deref(args[0])}, true, nil
 	case "multi", "MultiDevice":
 		if len(args) != 2 {
 			return nil, true, wrongArity(2, len(args))
@@ -385,34 +398,41 @@ func executionStrategy(name string, args []dispatch.Value) (dispatch.Value, bool
 		if ue := checkEnum(args[1], "MultiDeviceOptim", 2); ue != nil {
 			return nil, true, ue
 		}
-		return &dispatch.Enum{Type: "ExecutionStrategy", Variant: "MultiDevice", Fields: []dispatch.Value{dispatch.Deref(args[0]), args[1]}}, true, nil
+		return &Execution{Variant: "MultiDevice", Devices: dispatch.Deref(args[0]), Optim: args[1]}, true, nil
 	}
 	return nil, false, nil
 }
 
-// strategyMethod is a method of an ExecutionStrategy or TrainingStrategy.
-func strategyMethod(w *dispatch.World, en *dispatch.Enum, c dispatch.Call) (dispatch.Value, bool, error) {
-	switch {
-	case en.Type == "ExecutionStrategy" && c.Method == "main_device":
+// executionMethod is a method of an ExecutionStrategy.
+func executionMethod(e *Execution, c dispatch.Call) (dispatch.Value, error) {
+	switch c.Method {
+	case "main_device":
 		// base.rs:45: the device, or the first of the list.
-		switch en.Variant {
+		if err := none(c); err != nil {
+			return nil, err
+		}
+		switch e.Variant {
 		case "SingleDevice":
-			return &dispatch.Ref{V: en.Fields[0]}, true, nil
+			return &dispatch.Ref{V: e.Device}, nil
 		case "MultiDevice":
-			a, ok := dispatch.Deref(en.Fields[0]).(*dispatch.Array)
+			a, ok := dispatch.Deref(e.Devices).(*dispatch.Array)
 			if !ok {
-				return dispatch.Unknown{}, true, nil
+				return dispatch.Unknown{}, nil
 			}
 			if len(a.Elems) == 0 {
-				return nil, true, burnPanic("train-main-device-empty", msgIndex, "crates/burn-train/src/learner/supervised/strategies/base.rs:48")
+				return nil, burnPanic("train-main-device-empty", msgIndex, "crates/burn-train/src/learner/supervised/strategies/base.rs:48")
 			}
-			return &dispatch.Ref{V: a.Elems[0]}, true, nil
+			return &dispatch.Ref{V: a.Elems[0]}, nil
 		}
-	case en.Type == "ExecutionStrategy" && c.Method == "into":
+		return dispatch.Unknown{}, nil
+	case "into":
 		// From<ExecutionStrategy> for TrainingStrategy (base.rs:83).
-		return &dispatch.Enum{Type: "TrainingStrategy", Variant: "Default", Fields: []dispatch.Value{en}}, true, nil
+		if err := none(c); err != nil {
+			return nil, err
+		}
+		return &dispatch.Enum{Type: "TrainingStrategy", Variant: "Default", Fields: []dispatch.Value{e}}, nil
 	}
-	return nil, false, nil
+	return nil, unknownMethod("ExecutionStrategy", c.Method)
 }
 
 // Rust's panics for `v[0]` and `v.first().unwrap()` of an empty Vec.
