@@ -315,19 +315,19 @@ func trainEpoch(w *dispatch.World, t *Training, l *Learner, loader dispatch.Valu
 		return false, err
 	}
 	grads := to.Named["grads"]
+	ranAll = only
 	if n, known, _ := usizeArg(t.gradAccumulation, 1); t.gradAccumulation != nil && (!known || n > 1) {
-		// GradientsAccumulator: the step waits for `accumulation`
-		// iterations (epoch.rs:111-121).
-		l.stepped = true
-		return false, nil
-	}
-	if err := optimize(w, l, grads, h); err != nil {
+		// GradientsAccumulator: the optimizer steps once `accumulation`
+		// iterations have added their gradients (epoch.rs:111-121), after
+		// the first; the model the next steps see is not known.
+		l.stepped, ranAll = true, false
+	} else if err := optimize(w, l, grads, h); err != nil {
 		return false, err
 	}
 	if err := processItem(w, to.Named["item"], t.trainMetrics, h); err != nil {
 		return false, err
 	}
-	return only && !l.forgot, nil
+	return ranAll && !l.forgot, nil
 }
 
 // lrStep is Learner::lr_step: the scheduler's step (base.rs:71).

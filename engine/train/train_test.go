@@ -495,3 +495,30 @@ func TestSingleDeviceStrategy(t *testing.T) {
 		}
 	})
 }
+
+// TestGradsAccumulation: with grads_accumulation(2) the optimizer does not
+// step after the first iteration (epoch.rs:111-121): the trace has the
+// step's backward and the metrics, and no parameter update.
+func TestGradsAccumulation(t *testing.T) {
+	config, snippet := guide(t)
+	snippet = replace(t, snippet, ".num_epochs(3)", ".num_epochs(3)\n        .grads_accumulation(2)")
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
+	}
+	backward, launch := lineOf(t, snippet, "item.loss.backward()"), lineOf(t, snippet, "training.launch(")
+	var backwards, updates, metrics int
+	for _, e := range res.Trace {
+		switch {
+		case e.Span.Start.Line == backward && e.Op == "backward":
+			backwards++
+		case e.Span.Start.Line == launch && e.Op == "float_sub":
+			updates++
+		case e.Span.Start.Line == launch && e.Op == "float_argmax":
+			metrics++
+		}
+	}
+	if backwards != 1 || updates != 0 || metrics != 2 {
+		t.Errorf("backward passes %d, parameter updates %d, accuracy updates %d; want 1, 0, 2 (training and validation)", backwards, updates, metrics)
+	}
+}
