@@ -755,3 +755,26 @@ func TestMuonConfig(t *testing.T) {
 		t.Errorf("output\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestStepWithoutStd: without std the step does not ask whether a
+// tensor is distributed (module_optimizer.rs:426-427 is cfg(feature =
+// "std")), and the step runs.
+func TestStepWithoutStd(t *testing.T) {
+	src := stepImports + `
+fn main() {
+    let device = Device::flex().autodiff();
+    let model: Linear = LinearConfig::new(2, 1).init(&device);
+    let mut optim = SgdConfig::new().init();
+    let x = Tensor::<2>::ones([1, 2], &device);
+    let w0 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    let grads = GradientsParams::from_grads(model.forward(x).sum().backward(), &model);
+    let model = optim.step(0.5, model, grads);
+    let w1 = model.weight.val().into_data().to_vec::<f32>().unwrap();
+    assert_eq!(w1[0], w0[0] - 0.5);
+}
+`
+	res := engine.Run(engine.Request{Config: "[dependencies]\nburn = { version = \"0.22\", default-features = false, features = [\"flex\", \"autodiff\", \"optim\"] }\n", Snippet: src})
+	if res.Status != engine.StatusOK || !res.Complete {
+		t.Errorf("status %s complete %v: %+v", res.Status, res.Complete, res.Diagnostics)
+	}
+}

@@ -1,6 +1,7 @@
 package optim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -189,7 +190,13 @@ func (o *ModuleOptimizer) mapFloat(w *dispatch.World, rate *ModuleLearningRate, 
 	isRequireGrad := isTrue(w.Call(dispatch.Call{Recv: tensor, Method: "is_require_grad"}))
 	// `tensor.is_distributed()` (:427, std): on a tensor off the autodiff
 	// tape Dispatch panics here.
+	// Without std (burn-optim's, which burn's brings) the call is not
+	// compiled, and Tensor has no is_distributed.
 	dist, err := w.Call(dispatch.Call{Recv: tensor, Method: "is_distributed"})
+	var ue *dispatch.UsageError
+	if errors.As(err, &ue) {
+		dist, err = dispatch.Bool(false), nil
+	}
 	if err != nil {
 		return nil, err
 	}
