@@ -303,13 +303,13 @@ func trainEpoch(w *dispatch.World, t *Training, l *Learner, loader dispatch.Valu
 		return false, &dispatch.UsageError{Code: "trait-not-implemented", Arg: 1, Message: fmt.Sprintf(
 			"the trait bound `%s: TrainStep` is not satisfied", l.model.TypeName())}
 	}
-	if isUnknown(out) {
-		l.stepped = true
-		return only, nil
-	}
 	to, isTO := dispatch.Deref(out).(*dispatch.Enum)
 	if !isTO || to.Type != "TrainOutput" {
-		return false, nil
+		// A step whose output the engine does not know: so are the
+		// gradients, and the parameters the optimizer steps with them.
+		l.stepped, l.forgot = true, true
+		l.model, err = forgetValues(w, l.model, h)
+		return false, err
 	}
 	if err := checkAdaptors(to.Named["item"], t.trainMetrics, "TrainingModelOutput"); err != nil {
 		return false, err

@@ -522,3 +522,26 @@ func TestGradsAccumulation(t *testing.T) {
 		t.Errorf("backward passes %d, parameter updates %d, accuracy updates %d; want 1, 0, 2 (training and validation)", backwards, updates, metrics)
 	}
 }
+
+// TestUnknownStepOutput: when the engine does not know what the step gave
+// (here its loss comes from a loss it does not model), it does not know
+// the gradients nor the parameters the optimizer makes of them: even a
+// training of one batch and one epoch leaves the trained weights unknown
+// (their shape and device kept).
+func TestUnknownStepOutput(t *testing.T) {
+	config, snippet := guide(t)
+	snippet = replace(t, snippet, ".num_epochs(3)", ".num_epochs(1)")
+	snippet = strings.ReplaceAll(snippet, ".batch_size(2)", ".batch_size(4)")
+	snippet = replace(t, snippet, "TrainOutput::new(self, item.loss.backward(), item)",
+		`let loss = burn::nn::loss::HuberLossConfig::new(0.5).init().forward(item.output.clone(), item.output.clone(), burn::nn::loss::Reduction::Mean);
+        TrainOutput::new(self, loss.backward(), item)`)
+	snippet = replace(t, snippet, `println!("{:?}", result.model.devices());`, `println!("{}", result.model.linear2.weight.val());`)
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v, %+v", res.Status, res.Panic, res.Diagnostics)
+	}
+	// A tensor whose values are unknown prints them as `[..]`.
+	if !strings.HasPrefix(res.Output, "Tensor {\n  data:\n[..],\n  shape:  [8, 3],") {
+		t.Errorf("the trained weights printed %q: their values are not known", res.Output)
+	}
+}
