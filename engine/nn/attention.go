@@ -158,7 +158,9 @@ func forwardMHA(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, 
 	project := func(x *dispatch.Tensor, name string) (dispatch.Value, error) {
 		s := x.Shape()
 		l := m.Values[name].(*Module)
+		prev := w.EnterModule(name)
 		y, err := forwardLinear(w, l, dispatch.Call{Args: []dispatch.Value{x}})
+		w.SetModule(prev)
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +187,10 @@ func forwardMHA(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, 
 		return nil, err
 	}
 	drop := m.Values["dropout"].(*Module)
-	if scores, err = forwardDropout(w, drop, dispatch.Call{Args: []dispatch.Value{scores}}); err != nil {
+	prev := w.EnterModule("dropout")
+	scores, err = forwardDropout(w, drop, dispatch.Call{Args: []dispatch.Value{scores}})
+	w.SetModule(prev)
+	if err != nil {
 		return nil, err
 	}
 	minFloat := m.Values["min_float"]
@@ -222,7 +227,9 @@ func forwardMHA(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, 
 	if err != nil {
 		return nil, err
 	}
+	prev = w.EnterModule("output")
 	out, err := forwardLinear(w, m.Values["output"].(*Module), dispatch.Call{Args: []dispatch.Value{context}})
+	w.SetModule(prev)
 	if err != nil {
 		return nil, err
 	}

@@ -91,19 +91,21 @@ func initPWFF(w *dispatch.World, c *Config, d *dispatch.Device) (dispatch.Value,
 		return []attr{{"d_model", fmt.Sprint(s[0])}, {"d_ff", fmt.Sprint(s[1])},
 			{"prob", rustFloat(num(m.Values["dropout"].(*Module).Values["prob"]))}}, nil
 	}
+	// PositionWiseFeedForward::forward (pwff.rs:105), each submodule's ops
+	// tagged with its field's path.
 	m.forward = func(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, error) {
-		x, err := forwardLinear(w, m.Values["linear_inner"].(*Module), c)
-		if err != nil {
-			return nil, err
+		x := c.Args[0]
+		for _, name := range []string{"linear_inner", "activation", "dropout", "linear_outer"} {
+			mod := m.Values[name].(*Module)
+			prev := w.EnterModule(name)
+			var err error
+			x, err = mod.forward(w, mod, dispatch.Call{Args: []dispatch.Value{x}})
+			w.SetModule(prev)
+			if err != nil {
+				return nil, err
+			}
 		}
-		act := m.Values["activation"].(*Module)
-		if x, err = act.forward(w, act, dispatch.Call{Args: []dispatch.Value{x}}); err != nil {
-			return nil, err
-		}
-		if x, err = forwardDropout(w, m.Values["dropout"].(*Module), dispatch.Call{Args: []dispatch.Value{x}}); err != nil {
-			return nil, err
-		}
-		return forwardLinear(w, m.Values["linear_outer"].(*Module), dispatch.Call{Args: []dispatch.Value{x}})
+		return x, nil
 	}
 	return m, nil
 }
@@ -179,7 +181,14 @@ func initEncoder(w *dispatch.World, c *Config, d *dispatch.Device) (dispatch.Val
 			return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "mismatched types: expected `TransformerEncoderInput`, found `" + c.Args[0].TypeName() + "`"}
 		}
 		var x dispatch.Value = in.tensor
-		for _, l := range m.Values["layers"].(*dispatch.Array).Elems {
+		// Each layer's ops are tagged with its path under the encoder's
+		// (layers.0, layers.1, ...), as the program's own Vec of modules.
+		prev := w.EnterModule("layers")
+		defer w.SetModule(prev)
+		layersPath := w.Module()
+		for i, l := range m.Values["layers"].(*dispatch.Array).Elems {
+			w.SetModule(layersPath)
+			w.EnterModule(dispatch.IndexSeg(i))
 			var err error
 			if x, err = forwardEncoderLayer(w, l.(*Module), x, in.maskPad, in.maskAttn); err != nil {
 				return nil, err
@@ -244,6 +253,7 @@ func forwardEncoderLayer(w *dispatch.World, m *Module, x dispatch.Value, maskPad
 	normFirst := bool(m.Values["norm_first"].(dispatch.Bool))
 	sub := func(name string, v dispatch.Value) (dispatch.Value, error) {
 		mod := m.Values[name].(*Module)
+		defer w.SetModule(w.EnterModule(name))
 		return mod.forward(w, mod, dispatch.Call{Args: []dispatch.Value{v}})
 	}
 	residual := x
@@ -258,7 +268,9 @@ func forwardEncoderLayer(w *dispatch.World, m *Module, x dispatch.Value, maskPad
 		return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 1, Message: "mismatched types: expected `Tensor<3>`, found `" + residual.TypeName() + "`"}
 	}
 	mha := m.Values["mha"].(*Module)
+	prev := w.EnterModule("mha")
 	out, err := forwardMHA(w, mha, dispatch.Call{Args: []dispatch.Value{&MhaInput{query: t, key: t, value: t, maskPad: maskPad, maskAttn: maskAttn}}})
+	w.SetModule(prev)
 	if err != nil {
 		return nil, err
 	}
