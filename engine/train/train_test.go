@@ -545,3 +545,88 @@ func TestUnknownStepOutput(t *testing.T) {
 		t.Errorf("the trained weights printed %q: their values are not known", res.Output)
 	}
 }
+
+// TestSequenceOutputAccuracy: AccuracyMetric on a SequenceOutput computes
+// on its flat logits and targets (sequence.rs:38-48, 89-93).
+func TestSequenceOutputAccuracy(t *testing.T) {
+	src := `use burn::{
+    data::{dataloader::{DataLoaderBuilder, batcher::Batcher}, dataset::InMemDataset},
+    nn::{Linear, LinearConfig},
+    optim::SgdConfig,
+    prelude::*,
+    train::{InferenceStep, Learner, SequenceOutput, SupervisedTraining, TrainOutput, TrainStep, metric::AccuracyMetric},
+};
+
+#[derive(Clone)]
+struct TokensBatcher;
+
+impl Batcher<f32, Tensor<3>> for TokensBatcher {
+    fn batch(&self, items: Vec<f32>, device: &Device) -> Tensor<3> {
+        Tensor::<3>::ones([items.len(), 3, 4], device)
+    }
+}
+
+#[derive(Module, Debug)]
+pub struct Model {
+    linear: Linear,
+}
+
+impl Model {
+    fn sequence(&self, x: Tensor<3>) -> SequenceOutput {
+        let [batch, seq, _] = x.dims();
+        let logits = self.linear.forward(x);
+        let loss = logits.clone().mean();
+        let targets = Tensor::<2, Int>::zeros([batch, seq], &logits.device());
+        SequenceOutput::new(loss, logits, None, targets)
+    }
+}
+
+impl TrainStep for Model {
+    type Input = Tensor<3>;
+    type Output = SequenceOutput;
+
+    fn step(&self, x: Tensor<3>) -> TrainOutput<SequenceOutput> {
+        let item = self.sequence(x);
+        TrainOutput::new(self, item.loss.backward(), item)
+    }
+}
+
+impl InferenceStep for Model {
+    type Input = Tensor<3>;
+    type Output = SequenceOutput;
+
+    fn step(&self, x: Tensor<3>) -> SequenceOutput {
+        self.sequence(x)
+    }
+}
+
+fn main() {
+    let device = Device::default().autodiff();
+    let loader = DataLoaderBuilder::new(TokensBatcher).batch_size(2).build(InMemDataset::new(vec![1.0f32, 2.0]));
+    let training = SupervisedTraining::new("/tmp/seq", loader.clone(), loader).metric_train_numeric(AccuracyMetric::new());
+    let model = Model { linear: LinearConfig::new(4, 4).init(&device) };
+    let _ = training.launch(Learner::new(model, SgdConfig::new().init(), 1e-2));
+}
+`
+	res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v, %+v", res.Status, res.Panic, res.Diagnostics)
+	}
+	launch := lineOf(t, src, "training.launch(")
+	var flat, argmax bool
+	for _, e := range res.Trace {
+		if e.Span.Start.Line != launch {
+			continue
+		}
+		flat = flat || e.Op == "float_reshape" && slices.Equal(e.Shape, []int64{6, 4})
+		argmax = argmax || e.Op == "float_argmax" && slices.Equal(e.Shape, []int64{6, 1})
+	}
+	if !flat || !argmax {
+		t.Errorf("the flat logits [6, 4]: %v, their argmax [6, 1]: %v", flat, argmax)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "AccuracyMetric::update") {
+			t.Errorf("warning %q: the accuracy on a sequence output is modelled", d.Message)
+		}
+	}
+}

@@ -569,6 +569,27 @@ func accuracyInput(w *dispatch.World, item *dispatch.Enum) (outputs, targets *di
 		o, ok1 := dispatch.Deref(item.Named["output"]).(*dispatch.Tensor)
 		t, ok2 := dispatch.Deref(item.Named["targets"]).(*dispatch.Tensor)
 		return o, t, ok1 && ok2
+	case "SequenceOutput":
+		// flat_logits and flat_targets (sequence.rs:38-48): the logits
+		// reshaped to [batch_size * seq_len, vocab_size], the targets to
+		// [batch_size * seq_len].
+		l, ok1 := dispatch.Deref(item.Named["logits"]).(*dispatch.Tensor)
+		t, ok2 := dispatch.Deref(item.Named["targets"]).(*dispatch.Tensor)
+		if !ok1 || !ok2 || l.Rank() != 3 || t.Rank() != 2 {
+			return nil, nil, false
+		}
+		ls, ts := l.Shape(), t.Shape()
+		flatL, err := tensorCall(w, l, "reshape", &dispatch.Array{Elems: []dispatch.Value{usize(ls[0] * ls[1]), usize(ls[2])}})
+		if err != nil {
+			return nil, nil, false
+		}
+		flatT, err := tensorCall(w, t, "reshape", &dispatch.Array{Elems: []dispatch.Value{usize(ts[0] * ts[1])}})
+		if err != nil {
+			return nil, nil, false
+		}
+		o, ok1 := flatL.(*dispatch.Tensor)
+		f, ok2 := flatT.(*dispatch.Tensor)
+		return o, f, ok1 && ok2
 	}
 	return nil, nil, false
 }
