@@ -437,3 +437,48 @@ func TestDataLoaderCompileErrors(t *testing.T) {
 		})
 	}
 }
+
+// Over a dataset of unknown length the loader's pass gives one batch and
+// stops where Burn's goes on: what depends on the number of batches is
+// unknown, so an assertion on it is unchecked, never passed; a batch the
+// pass did give is still found, and one it did not is not known absent.
+func TestDataLoaderBatchCountOverUnknownLengthIsUnknown(t *testing.T) {
+	cases := []struct{ name, body string }{
+		{"count", `assert_eq!(loader.iter().count(), 1);`},
+		{"count after map", `assert_eq!(loader.iter().map(Result::unwrap).count(), 1);`},
+		{"enumerate last", `assert_eq!(loader.iter().enumerate().last().unwrap().0, 0);`},
+		{"collect len", `assert_eq!(loader.iter().collect::<Vec<_>>().len(), 1);`},
+		{"nth past the first", `assert!(loader.iter().nth(1).is_none());`},
+		{"fold", `assert_eq!(loader.iter().fold(0, |n, _| n + 1), 1);`},
+		{"zip with a range", `assert_eq!((0..10).zip(loader.iter()).count(), 1);`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLoader(t, `"flex"`, `    let loader = DataLoaderBuilder::new(ImageBatcher).batch_size(3).build(MnistDataset::train());
+    `+c.body+`
+`)
+			if res.Status != engine.StatusOK || res.Complete {
+				t.Fatalf("status %s complete %v, want an incomplete ok:\n%s", res.Status, res.Complete, Summary(res))
+			}
+			unchecked := false
+			for _, d := range res.Diagnostics {
+				if d.Code == "playground-unchecked" && strings.Contains(d.Message, "was not checked: the playground does not know") &&
+					(strings.HasPrefix(d.Message, "`assert_eq!`") || strings.HasPrefix(d.Message, "`assert!`")) {
+					unchecked = true
+				}
+			}
+			if !unchecked {
+				t.Errorf("the assertion on the number of batches was not reported unchecked:\n%s", Summary(res))
+			}
+		})
+	}
+	// The first batch is one the engine knows: finding it is known.
+	res := runLoader(t, `"flex"`, `    let loader = DataLoaderBuilder::new(ImageBatcher).batch_size(3).build(MnistDataset::train());
+    assert!(loader.iter().next().is_some());
+    assert!(loader.iter().any(|b| b.is_ok()));
+    assert!(false, "reached");
+`)
+	if res.Panic == nil || !strings.Contains(res.Panic.Message, "reached") {
+		t.Fatalf("want the program to reach its last assertion with the first two passed:\n%s", Summary(res))
+	}
+}

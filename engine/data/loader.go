@@ -210,9 +210,12 @@ func (d *DataLoader) Batches(h nn.Host) (*rstd.Iter, error) {
 	return it.iter(), nil
 }
 
-// iter is the pass as a lazy iterator of Result<O, DatasetError>.
+// iter is the pass as a lazy iterator of Result<O, DatasetError>. Over a
+// dataset whose length is unknown it is open (rstd.FromNextOpen): after its
+// one batch, Burn's iterator may give more (batch.rs:167-196), so what
+// depends on the number of batches (`loader.iter().count()`) is unknown.
 func (it *Iteration) iter() *rstd.Iter {
-	return rstd.FromNext(func() (dispatch.Value, error) {
+	next := func() (dispatch.Value, error) {
 		b, more, err := it.Next()
 		if err != nil {
 			return nil, err
@@ -221,7 +224,11 @@ func (it *Iteration) iter() *rstd.Iter {
 			return none(), nil
 		}
 		return some(b.Value), nil
-	})
+	}
+	if !it.known {
+		return rstd.FromNextOpen(next)
+	}
+	return rstd.FromNext(next)
 }
 
 // Each runs one pass, calling fn with each batch the batcher made (the

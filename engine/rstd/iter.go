@@ -21,6 +21,8 @@ type Iter struct {
 	// done finishes an iterator a loop left early (iter_mut writes its
 	// last element back); nil when there is nothing to finish.
 	done func()
+	// open is set when the iterator's end is not known (open.go).
+	open bool
 }
 
 // Close finishes an iterator a `for` loop left with break or return.
@@ -208,6 +210,14 @@ func filtered(kind string, it *Iter, f func(Value) (Value, bool, error)) *Iter {
 
 // iterMethod runs Iterator's adapters and consumers.
 func iterMethod(c Caller, it *Iter, call Call) (Value, bool, error) {
+	if opensWith(it, call.Args) {
+		return openMethod(c, it, call)
+	}
+	return knownEndMethod(c, it, call)
+}
+
+// knownEndMethod is iterMethod on iterators whose end is known.
+func knownEndMethod(c Caller, it *Iter, call Call) (Value, bool, error) {
 	args := call.Args
 	fn := func(i int) (Value, bool) {
 		if i < len(args) && isFn(args[i]) {
