@@ -451,6 +451,12 @@ func TestDataLoaderBatchCountOverUnknownLengthIsUnknown(t *testing.T) {
 		{"nth past the first", `assert!(loader.iter().nth(1).is_none());`},
 		{"fold", `assert_eq!(loader.iter().fold(0, |n, _| n + 1), 1);`},
 		{"zip with a range", `assert_eq!((0..10).zip(loader.iter()).count(), 1);`},
+		{"a for loop's counter", `let mut n = 0;
+    for _b in loader.iter() { n += 1; }
+    assert_eq!(n, 1);`},
+		{"a for loop's sum", `let mut total = 0.0;
+    for b in loader.iter() { total += b.unwrap().dims()[0] as f64; }
+    assert_eq!(total, 3.0);`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

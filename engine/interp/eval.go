@@ -1110,6 +1110,9 @@ func (in *interp) forExpr(e *syntax.ForExpr) (value, *signal) {
 		for {
 			el, more, err := it.Next()
 			if err != nil || !more {
+				if err == nil && it.Open() {
+					in.forgetOpenLoop(e.Body)
+				}
 				_, sig := in.stdResult(nil, err, e.Iter.Span(), e.Iter.Span())
 				return dispatch.Unit{}, sig
 			}
