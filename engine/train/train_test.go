@@ -630,3 +630,31 @@ fn main() {
 		}
 	}
 }
+
+// TestPerplexity: PerplexityMetric computes on the synced output as
+// perplexity.rs:202-234 does: log_softmax, the targets' log probabilities
+// gathered, the pad token masked out.
+func TestPerplexity(t *testing.T) {
+	config, snippet := guide(t)
+	snippet = replace(t, snippet, ".metrics((AccuracyMetric::new(), LossMetric::new()))",
+		".metric_train_numeric(burn::train::metric::PerplexityMetric::new().with_pad_token(1))")
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s, panic %+v", res.Status, res.Panic)
+	}
+	launch := lineOf(t, snippet, "training.launch(")
+	var ops []string
+	for _, e := range res.Trace {
+		if e.Span.Start.Line == launch && (e.Op == "log_softmax" || e.Op == "float_gather" || e.Op == "int_not_equal_elem" || e.Op == "float_mask_fill") {
+			ops = append(ops, e.Op)
+		}
+	}
+	if want := []string{"log_softmax", "float_gather", "int_not_equal_elem", "float_mask_fill"}; !slices.Equal(ops, want) {
+		t.Errorf("the metric's ops at the launch: %v, want %v (the training split only)", ops, want)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "PerplexityMetric::update") {
+			t.Errorf("warning %q: the perplexity is modelled", d.Message)
+		}
+	}
+}

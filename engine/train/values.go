@@ -542,7 +542,7 @@ func update(w *dispatch.World, m *Metric, item *dispatch.Enum) (handled bool, er
 		if !ok {
 			return false, nil
 		}
-		mask, err := tensorCall(w, targets, "equal_elem", dispatch.Int{V: pad, Suffix: "i64"})
+		mask, err := tensorCall(w, targets, "equal_scalar", dispatch.Int{V: pad, Suffix: "i64"})
 		if err != nil {
 			return true, err
 		}
@@ -556,13 +556,58 @@ func update(w *dispatch.World, m *Metric, item *dispatch.Enum) (handled bool, er
 		}
 		_, err = chain(w, matches, []any{"sum"}, []any{"div", numPad}, []any{"into_scalar"})
 		return true, err
+	case "PerplexityMetric":
+		outputs, targets, ok := accuracyInput(w, item)
+		if !ok || outputs.Rank() != 2 {
+			return false, nil
+		}
+		// perplexity.rs:202-234: log_softmax over the vocabulary, the
+		// targets' log probabilities gathered, summed (the pad tokens
+		// masked out) and read.
+		logProbs, err := w.Call(dispatch.Call{Path: []string{"log_softmax"}, Args: []dispatch.Value{outputs, usize(1)}})
+		if err != nil {
+			return true, err
+		}
+		index, err := w.Call(dispatch.Call{Recv: targets, Method: "unsqueeze_dim", Generics: [][]string{{"2"}}, Args: []dispatch.Value{usize(1)}})
+		if err != nil {
+			return true, err
+		}
+		gathered, err := tensorCall(w, logProbs, "gather", usize(1), index)
+		if err != nil {
+			return true, err
+		}
+		target, err := w.Call(dispatch.Call{Recv: gathered, Method: "squeeze_dim", Generics: [][]string{{"1"}}, Args: []dispatch.Value{usize(1)}})
+		if err != nil {
+			return true, err
+		}
+		if m.PadToken == nil {
+			_, err = chain(w, target, []any{"sum"}, []any{"into_scalar"})
+			return true, err
+		}
+		pad, ok := asInt(m.PadToken)
+		if !ok {
+			return false, nil
+		}
+		mask, err := tensorCall(w, targets, "not_equal_scalar", dispatch.Int{V: pad, Suffix: "i64"})
+		if err != nil {
+			return true, err
+		}
+		notMask, err := tensorCall(w, mask, "bool_not")
+		if err != nil {
+			return true, err
+		}
+		if _, err = chain(w, target, []any{"mask_fill", notMask, dispatch.Float{V: 0}}, []any{"sum"}, []any{"into_scalar"}); err != nil {
+			return true, err
+		}
+		_, err = chain(w, mask, []any{"int"}, []any{"sum"}, []any{"into_scalar"})
+		return true, err
 	}
 	return false, nil
 }
 
-// accuracyInput is the AccuracyInput an output adapts to: its output and
-// targets (classification.rs:48), the flat logits and targets of a
-// SequenceOutput (sequence.rs:89).
+// accuracyInput is the AccuracyInput (and PerplexityInput) an output
+// adapts to: its output and targets (classification.rs:48, 66), the flat
+// logits and targets of a SequenceOutput (sequence.rs:89, 101).
 func accuracyInput(w *dispatch.World, item *dispatch.Enum) (outputs, targets *dispatch.Tensor, ok bool) {
 	switch item.Type {
 	case "ClassificationOutput":
