@@ -23,8 +23,8 @@
 // program's TrainStep::step on a batch the program's Batcher built, the
 // optimizer's step (engine/optim; the program's own TrainStep::optimize
 // when it has one; none yet under gradient accumulation) and the metrics
-// on the synced output (the loss and accuracy metrics compute as Burn's
-// do; the others are a boundary), and one validation iteration calls
+// on the synced output (the loss, accuracy and perplexity metrics compute
+// as Burn's do; the others are a boundary), and one validation iteration calls
 // InferenceStep::step on `model.valid()` (strategies/single/epoch.rs).
 // The evaluator runs one iteration of each test split on the model's
 // device (evaluator/base.rs:42).
