@@ -44,6 +44,9 @@ type DataLoader struct {
 	// Device::default() when build ran (builder.rs:127), else to_device's
 	// (batch.rs:102, multithread.rs:275).
 	device *dispatch.Device
+	// output is the batch type its consumer takes, "" when not known
+	// (ForOutput, typed.go).
+	output string
 }
 
 func (*DataLoader) TypeName() string { return "Arc<dyn DataLoader<_>>" }
@@ -185,7 +188,13 @@ func (it *Iteration) Next() (b Batch, more bool, err error) {
 		items.Elems = append(items.Elems, item)
 	}
 	it.current += size
-	out, found, err := h.CallMethod(d.batcher, "batch", []dispatch.Value{items, &dispatch.Ref{V: d.device}})
+	args := []dispatch.Value{items, &dispatch.Ref{V: d.device}}
+	out, found, err := dispatch.Value(nil), false, error(nil)
+	if th, typed := h.(TypedHost); typed && d.output != "" {
+		out, found, err = th.CallMethodReturning(d.batcher, "batch", d.output, args)
+	} else {
+		out, found, err = h.CallMethod(d.batcher, "batch", args)
+	}
 	if err != nil {
 		return Batch{}, false, err
 	}

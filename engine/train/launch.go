@@ -18,7 +18,7 @@ var (
 	// loaderFirst runs the first step of `loader.iter()`: the batch the
 	// program's Batcher made (nil when the loader has none, or gave the
 	// dataset's Err), and whether that batch is the only one.
-	loaderFirst func(h nn.Host, loader dispatch.Value) (batch dispatch.Value, only bool, err error)
+	loaderFirst func(h nn.Host, loader, model dispatch.Value, step string) (batch dispatch.Value, only bool, err error)
 	// fromGrads is GradientsParams::from_grads(grads, module) (optim/grads.rs).
 	fromGrads func(w *dispatch.World, h nn.Host, grads, module dispatch.Value) (dispatch.Value, error)
 	// optimizerStep is ModuleOptimizer::step(lr, module, grads); ok is
@@ -265,19 +265,22 @@ func moveLoader(loader dispatch.Value, d *dispatch.Device) (dispatch.Value, bool
 }
 
 // firstBatch is the first batch of a pass over loader, nil when there is
-// none the engine knows; only is whether it is the pass's only batch.
-func firstBatch(h nn.Host, loader dispatch.Value, ok bool) (batch dispatch.Value, only bool, err error) {
+// none the engine knows; only is whether it is the pass's only batch. The
+// loader is of the input type of model's step (a trait's method,
+// `TrainStep::step`): its batcher's impl for that output is the one that
+// runs (paradigm.rs:71, engine/data/typed.go).
+func firstBatch(h nn.Host, loader dispatch.Value, ok bool, model dispatch.Value, step string) (batch dispatch.Value, only bool, err error) {
 	if !ok || loaderFirst == nil {
 		return nil, false, nil
 	}
-	return loaderFirst(h, loader)
+	return loaderFirst(h, loader, model, step)
 }
 
 // trainEpoch is SingleDeviceTrainEpoch::run (strategies/single/epoch.rs:80)
 // for its first iteration: lr_step, TrainStep::step, the optimizer step.
 // ranAll is whether that was the whole epoch.
 func trainEpoch(w *dispatch.World, t *Training, l *Learner, loader dispatch.Value, ok bool, h nn.Host) (ranAll bool, err error) {
-	batch, only, err := firstBatch(h, loader, ok)
+	batch, only, err := firstBatch(h, loader, ok, l.model, "TrainStep::step")
 	if err != nil || batch == nil {
 		if err == nil && ok {
 			return true, nil
@@ -396,7 +399,7 @@ func validEpoch(w *dispatch.World, t *Training, l *Learner, loader dispatch.Valu
 // inferencePass runs the first iteration of an inference loop over
 // loader: InferenceStep::step(&model, batch).
 func inferencePass(w *dispatch.World, model, loader dispatch.Value, ok bool, ms []registered, output, what, at string, h nn.Host) (bool, error) {
-	batch, only, err := firstBatch(h, loader, ok)
+	batch, only, err := firstBatch(h, loader, ok, model, "InferenceStep::step")
 	if err != nil || batch == nil {
 		if err == nil && ok {
 			return true, nil
@@ -444,7 +447,8 @@ func checkAdaptors(item dispatch.Value, ms []registered, output string) error {
 		if !found {
 			return &dispatch.UsageError{Code: "trait-not-implemented", Arg: -1, Message: fmt.Sprintf(
 				"the trait bound `%s: Adaptor<%s>` is not satisfied", typ, m.Input),
-				Help: []string{fmt.Sprintf("`%s` is registered for the training, and the step's %s `%s` does not adapt to its input `%s`", m.Type, output, typ, m.Input)}}
+				Help: []string{fmt.Sprintf("`%s` is registered for the %s, and the step's output `%s` (its %s) does not adapt to its input `%s`",
+					m.Type, map[string]string{"TrainingModelOutput": "training", "InferenceModelOutput": "validation", "TestOutput": "evaluation"}[output], typ, output, m.Input)}}
 		}
 	}
 	return nil
@@ -527,6 +531,8 @@ func evaluate(w *dispatch.World, e *Evaluator, splits []dispatch.Value, h nn.Hos
 	if isUnknown(e.model) {
 		return renderer, nil
 	}
+	// FileMetricLogger::new_eval (evaluator/builder.rs:149).
+	warn(h, "Evaluator::eval_all", "writes its metric logs to files under the artifact directory, which the playground does not write", "crates/burn-train/src/evaluator/builder.rs:149")
 	for _, s := range splits {
 		pair, ok := dispatch.Deref(s).(dispatch.Tuple)
 		if !ok || len(pair) != 2 {

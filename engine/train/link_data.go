@@ -15,10 +15,15 @@ func init() {
 		}
 		return dl.ToDevice(d), true
 	}
-	loaderFirst = func(h nn.Host, loader dispatch.Value) (dispatch.Value, bool, error) {
+	loaderFirst = func(h nn.Host, loader, model dispatch.Value, step string) (dispatch.Value, bool, error) {
 		dl, ok := dispatch.Deref(loader).(*data.DataLoader)
 		if !ok {
 			return nil, false, nil
+		}
+		if th, typed := h.(data.TypedHost); typed {
+			// The loader gives batches of the step's input type
+			// (engine/data/typed.go).
+			dl = dl.ForOutput(th.ParamType(model, step, 0))
 		}
 		it, err := dl.Start(h)
 		if err != nil {
