@@ -71,6 +71,16 @@ func initParam(w *dispatch.World, init dispatch.Value, shape []int64, fanIn, fan
 	}
 	create := func(w *dispatch.World, dev *dispatch.Device) (*dispatch.Tensor, error) {
 		s, dr := ints(shape...), deviceRef(dev)
+		// A fan of -1 is None: kaiming_std and xavier_std expect it
+		// (initializer.rs:209, 221), when the closure runs.
+		switch {
+		case fanOut < 0 && (en.Variant == "XavierUniform" || en.Variant == "XavierNormal"):
+			return nil, burnPanic("nn-init-xavier-fan-out", "Can't use Xavier initialization without specifying fan out. Use init_with method and provide fan_out.",
+				"crates/burn-core/src/module/initializer.rs:221")
+		case fanOut < 0 && bool(fanOnly) && (en.Variant == "KaimingUniform" || en.Variant == "KaimingNormal"):
+			return nil, burnPanic("nn-init-kaiming-fan", "Can't use Kaiming initialization without specifying fan. Use init_with method.",
+				"crates/burn-core/src/module/initializer.rs:209")
+		}
 		switch en.Variant {
 		case "Constant":
 			return tensorFn(w, rank, "full", s, dispatch.Float{V: f("value")}, dr)
