@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -408,6 +409,11 @@ func rnnContent(gate string, resetAfter bool) func(*dispatch.World, *Module) ([]
 	}
 }
 
+// errUnknownArg is a state the engine does not know (Some of a value an
+// earlier panic or a boundary left unknown): the forward's result is
+// unknown too.
+var errUnknownArg = errors.New("unknown state")
+
 // stateArg reads forward's Option<LstmState<rank>>.
 func stateArg(v dispatch.Value, rank int) (*LstmState, error) {
 	en, ok := dispatch.Deref(v).(*dispatch.Enum)
@@ -417,6 +423,9 @@ func stateArg(v dispatch.Value, rank int) (*LstmState, error) {
 	if inner, ok := optionOf(v); ok {
 		if s, ok := dispatch.Deref(inner).(*LstmState); ok && s.Cell.Rank() == rank {
 			return s, nil
+		}
+		if _, ok := dispatch.Deref(inner).(dispatch.Unknown); ok {
+			return nil, errUnknownArg
 		}
 	}
 	return nil, &dispatch.UsageError{Code: "wrong-arguments", Arg: 2, Message: fmt.Sprintf(
@@ -432,6 +441,9 @@ func forwardLstm(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value,
 		return nil, err
 	}
 	state, err := stateArg(c.Args[1], 2)
+	if err == errUnknownArg {
+		return dispatch.Unknown{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -556,6 +568,9 @@ func forwardBiLstm(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Valu
 		return nil, err
 	}
 	state, err := stateArg(c.Args[1], 3)
+	if err == errUnknownArg {
+		return dispatch.Unknown{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -697,6 +712,9 @@ func forwardGru(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, 
 	}
 	var hidden dispatch.Value
 	if s, ok := optionOf(c.Args[1]); ok {
+		if _, ok := dispatch.Deref(s).(dispatch.Unknown); ok {
+			return dispatch.Unknown{}, nil
+		}
 		t, err := tensorArg(s, 2, 2, "Tensor<2>")
 		if err != nil {
 			return nil, err
