@@ -104,3 +104,37 @@ func TestLoaderBatchesTheStepsInput(t *testing.T) {
 		})
 	}
 }
+
+// A metric's pad token or a count the program reads from outside (its
+// tokenizer, a file) is unknown: the builder goes on with it (the
+// training runs and traces), and rustc's type checks still apply to the
+// metric.
+func TestBuilderTakesUnknownArguments(t *testing.T) {
+	init := "Model { linear: LinearConfig::new(2, 2).init(&device) }"
+	const outside = `std::fs::read("n").unwrap().len()`
+	for _, build := range []string{".num_epochs(" + outside + ")", ".grads_accumulation(" + outside + ")"} {
+		t.Run(build, func(t *testing.T) {
+			res := engine.Run(engine.Request{Config: smallConfig, Snippet: smallProgram(linearModel, init, linearStep, build)})
+			if res.Status != engine.StatusOK || len(res.Trace) == 0 {
+				t.Fatalf("status %s, %d traced, want the training run: %+v", res.Status, len(res.Trace), res.Diagnostics)
+			}
+			launched := false
+			for _, d := range res.Diagnostics {
+				if d.Code == "playground-unmodelled" && strings.HasPrefix(d.Message, "`SupervisedTraining::launch` writes its logs") {
+					launched = true
+				}
+			}
+			if !launched {
+				t.Errorf("launch did not run: %+v", res.Diagnostics)
+			}
+		})
+	}
+	src := smallProgram(linearModel, init, linearStep, ".metrics((AccuracyMetric::new().with_pad_token("+outside+"), LossMetric::new()))")
+	res := engine.Run(engine.Request{Config: smallConfig, Snippet: src})
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" && d.Message == "the trait bound `RegressionOutput: Adaptor<AccuracyInput>` is not satisfied" {
+			return
+		}
+	}
+	t.Errorf("status %s, want the accuracy metric's adaptor error with an unknown pad token: %+v", res.Status, res.Diagnostics)
+}
