@@ -9,9 +9,13 @@
 // for the program's own configs (engine/interp/derive_config.go), and
 // printed as serde_json's pretty JSON (config_to_json, config.rs:92).
 //
-// Modelled: Linear, Conv2d, Dropout, BatchNorm, LayerNorm, Embedding,
-// MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, Relu, LeakyRelu, Gelu,
-// Sigmoid, Tanh, MultiHeadAttention (with MhaInput and MhaOutput),
+// Modelled: Linear, Conv2d, Dropout, BatchNorm, LayerNorm, GroupNorm,
+// InstanceNorm, RmsNorm, Embedding, Lstm (with LstmState), BiLstm, Gru
+// (their gates GateControllers of two Linears, as Burn builds them, so the
+// params, their ids and counts are Burn's; the timesteps sliced one at a
+// time as DimIter does), MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d,
+// Relu, LeakyRelu, Gelu, Sigmoid, Tanh, PRelu, HardSigmoid, SwiGlu,
+// MultiHeadAttention (with MhaInput and MhaOutput),
 // PositionWiseFeedForward, TransformerEncoder (its layers and input),
 // CrossEntropyLoss and MseLoss, with their configs. Their
 // panics are rows of engine/catalog/sites.tsv (ids nn-...).
