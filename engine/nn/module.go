@@ -94,6 +94,9 @@ type Module struct {
 	// (0: one).
 	forward func(w *dispatch.World, m *Module, c dispatch.Call) (dispatch.Value, error)
 	arity   int
+	// methods are its methods besides forward (a loss's
+	// forward_no_reduction).
+	methods map[string]extraMethod
 }
 
 func (m *Module) TypeName() string { return m.Type }
@@ -608,6 +611,14 @@ func displayPrimitive(v dispatch.Value, h Host) string {
 		return fmt.Sprint(bool(x))
 	case dispatch.Str:
 		return string(x)
+	case dispatch.Float:
+		// `format!("{}", self)` of an f32 or f64 field (constant.rs:57).
+		// A value without an f64 suffix that an f32 holds exactly is
+		// printed as the f32 (the field's type is not always known).
+		if x.Suffix == "f32" || (x.Suffix != "f64" && float64(float32(x.V)) == x.V) {
+			return rustF32(x.V)
+		}
+		return rustFloat(x.V)
 	}
 	return h.Debug(v)
 }
