@@ -740,6 +740,7 @@ var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Valu
 	train.Call,
 	optim.Call,
 	cubecl.Call,
+	nn.ParamCall,
 	nn.Call,
 }
 
