@@ -121,3 +121,45 @@ func insertDependency(doc *document, name, val string) (diag.Edit, bool) {
 	}
 	return insertKey(doc, deps, name, val)
 }
+
+// DeclaredFeatures are the keys of the package's own [features] table, in
+// the order they are written (default among them).
+func (c *Config) DeclaredFeatures() []string {
+	if c.doc == nil {
+		return nil
+	}
+	fs := c.doc.root.get("features")
+	if fs == nil || fs.kind != kindTable {
+		return nil
+	}
+	return append([]string(nil), fs.table.names...)
+}
+
+// EnablePackageFeatureEdit returns the edit to Cargo.toml that turns on
+// the package's own feature name by default, as `cargo run --features
+// name` would for one run: name appended to `default` in [features], or a
+// `default = ["name"]` added there. It reports false when the package
+// declares no such feature, when default already lists it, and when
+// Cargo.toml is not valid TOML.
+func (c *Config) EnablePackageFeatureEdit(name string) (diag.Edit, bool) {
+	if c.doc == nil || name == "default" {
+		return diag.Edit{}, false
+	}
+	fs := c.doc.root.get("features")
+	if fs == nil || fs.kind != kindTable || fs.table.get(name) == nil {
+		return diag.Edit{}, false
+	}
+	def := fs.table.get("default")
+	if def == nil {
+		return insertKey(c.doc, fs, "default", "["+quoteLike(nil, name)+"]")
+	}
+	if def.kind != kindArray {
+		return diag.Edit{}, false
+	}
+	for _, it := range def.items {
+		if it.kind == kindString && it.text == name {
+			return diag.Edit{}, false
+		}
+	}
+	return appendToArray(c.doc, def, name), true
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -155,5 +156,43 @@ func TestAddFeatureEditRefuses(t *testing.T) {
 		if edit, ok := c.AddFeatureEdit(tt.feature); ok {
 			t.Errorf("%s: got edit %+v, want none", tt.name, edit)
 		}
+	}
+}
+
+// TestEnablePackageFeatureEdit turns on a feature of the package itself by
+// default, as `cargo run --features flex` does, and refuses what it cannot.
+func TestEnablePackageFeatureEdit(t *testing.T) {
+	pkg := "[package]\nname = \"ex\"\nversion = \"0.1.0\"\n\n"
+	tests := []struct{ name, manifest, want string }{
+		{"default listed", pkg + "[features]\ndefault = [\"burn/default\"]\nflex = [\"burn/flex\"]\n",
+			pkg + "[features]\ndefault = [\"burn/default\", \"flex\"]\nflex = [\"burn/flex\"]\n"},
+		{"no default", pkg + "[features]\nflex = [\"burn/flex\"]\nwgpu = []\n",
+			pkg + "[features]\nflex = [\"burn/flex\"]\nwgpu = []\ndefault = [\"flex\"]\n"},
+		{"an empty default", pkg + "[features]\ndefault = []\nflex = []\n",
+			pkg + "[features]\ndefault = [\"flex\"]\nflex = []\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := Parse(tt.manifest)
+			edit, ok := c.EnablePackageFeatureEdit("flex")
+			if !ok {
+				t.Fatal("no edit")
+			}
+			got := applyEdits(t, tt.manifest, []diag.Edit{edit})
+			if got != tt.want {
+				t.Fatalf("after the edit:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if after, _ := Parse(got); !slices.Contains(after.Package.Features, "flex") {
+				t.Errorf("the edited Cargo.toml does not enable flex: %v", after.Package.Features)
+			}
+		})
+	}
+	for _, m := range []string{pkg + "[features]\nwgpu = []\n", pkg + "[features]\ndefault = [\"flex\"]\nflex = []\n", pkg} {
+		if c, _ := Parse(m); func() bool { _, ok := c.EnablePackageFeatureEdit("flex"); return ok }() {
+			t.Errorf("an edit for %q", m)
+		}
+	}
+	if c, _ := Parse(pkg + "[features]\ndefault = []\nflex = []\nwgpu = []\n"); !slices.Equal(c.DeclaredFeatures(), []string{"default", "flex", "wgpu"}) {
+		t.Errorf("DeclaredFeatures = %v", c.DeclaredFeatures())
 	}
 }

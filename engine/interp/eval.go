@@ -174,6 +174,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		return nil, sig
 	}
 	if !in.build.Compiled(stmtAttrs(s)) {
+		in.noteCfgOff(stmtAttrs(s))
 		return dispatch.Unit{}, nil
 	}
 	switch s := s.(type) {

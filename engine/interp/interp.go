@@ -58,6 +58,11 @@ type Options struct {
 	// Unseen are the path and git dependencies among Crates, whose
 	// manifests may turn on features of burn the config does not show.
 	Unseen []string
+	// Declared are the features the package's [features] declares, and
+	// PackageFeatureEdit the Cargo.toml edit that turns one on by default
+	// (features_off.go).
+	Declared           []string
+	PackageFeatureEdit func(feature string) (diag.Edit, bool)
 }
 
 // TraceEvent is a dispatched operation with the span of the call that
@@ -176,14 +181,18 @@ type interp struct {
 	scope *scope
 	depth int
 
-	steps     int
-	output    strings.Builder
-	diags     diag.List
-	seen      map[string]bool // de-duplicates check diagnostics
-	panic     *PanicAt
-	limited   string
-	sites     []source.Range
-	lastRange source.Range
+	steps   int
+	output  strings.Builder
+	diags   diag.List
+	seen    map[string]bool // de-duplicates check diagnostics
+	panic   *PanicAt
+	limited string
+	// offFeatures are the package features named by the #[cfg]s of code
+	// the build left out (features_off.go).
+	offFeatures []string
+	mainName    source.Range // main's name, where a note about the whole run points
+	sites       []source.Range
+	lastRange   source.Range
 	// letTypes is the type inferLets gave each untyped
 	// `let x = Default::default();` ("" when no later use decides it).
 	letTypes map[*syntax.LetStmt]string
@@ -282,6 +291,7 @@ func splitPath(p string) []string {
 // statements did not already run it.
 func (in *interp) program() {
 	defer in.epilogue()
+	defer in.featuresOffNote()
 	in.checkExtensions()
 	defer in.checkUncalled()
 	if len(in.file.Stmts) > 0 {
@@ -289,6 +299,7 @@ func (in *interp) program() {
 		return
 	}
 	if main, ok := in.rootMod.fns["main"]; ok && main.Body != nil {
+		in.mainName = main.NameSpan
 		in.callUser(main, nil, main.NameSpan)
 	}
 }

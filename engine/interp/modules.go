@@ -107,6 +107,7 @@ func (in *interp) declareIn(m *module, items []syntax.Item) {
 	}
 	for _, it := range items {
 		if !build.Compiled(itemAttrs(it)) {
+			in.noteCfgOff(itemAttrs(it))
 			continue
 		}
 		switch it := it.(type) {
