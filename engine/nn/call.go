@@ -9,7 +9,7 @@ import (
 
 // moduleSegments are the crate and module segments before a burn-nn item.
 var moduleSegments = map[string]bool{"burn": true, "burn_nn": true, "burn_core": true, "nn": true, "conv": true,
-	"pool": true, "loss": true, "module": true, "activation": true, "prelude": true, "crate": true}
+	"pool": true, "loss": true, "module": true, "activation": true, "prelude": true, "crate": true, "norm": true}
 
 func itemPath(p []string) []string {
 	for len(p) > 2 && moduleSegments[p[0]] {
@@ -84,6 +84,10 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			}
 			return cfg, true, nil
 		}
+		if typ == "CosineEmbeddingLoss" && (name == "new" || name == "default") && len(c.Args) == 0 {
+			v, err := newCosineEmbedding(w)
+			return v, true, err
+		}
 		if typ == "MseLoss" && (name == "new" || name == "default") && len(c.Args) == 0 {
 			return mseLoss(), true, nil
 		}
@@ -125,6 +129,10 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			}
 			return &TransformerEncoderInput{tensor: t}, true, nil
 		}
+		if typ == "LstmState" {
+			v, err := lstmStateCall(w, name, c)
+			return v, true, err
+		}
 		if typ == "MhaInput" {
 			v, err := mhaInputCall(name, c.Args)
 			return v, true, err
@@ -159,6 +167,9 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 		return v, true, err
 	case *Param:
 		v, err := paramMethod(w, r, c)
+		return v, true, err
+	case *LstmState:
+		v, err := lstmStateMethod(w, r, c, h)
 		return v, true, err
 	case *MhaInput:
 		v, err := mhaInputMethod(r, c)
@@ -323,6 +334,12 @@ func moduleMethod(w *dispatch.World, m *Module, c dispatch.Call, h Host) (dispat
 		}
 		return m.forward(w, m, c)
 	}
+	if x, ok := m.methods[c.Method]; ok {
+		if len(c.Args) != x.arity {
+			return nil, wrongArity(x.arity, len(c.Args))
+		}
+		return x.fn(w, m, c.Args)
+	}
 	if v, ok, err := derived(w, m, c, h); ok {
 		return v, err
 	}
@@ -406,6 +423,13 @@ func Field(v dispatch.Value, name string) (dispatch.Value, bool) {
 	case *Param:
 		if name == "id" {
 			return x.ID, true
+		}
+	case *LstmState:
+		switch name {
+		case "cell":
+			return x.Cell, true
+		case "hidden":
+			return x.Hidden, true
 		}
 	case *MhaOutput:
 		switch name {
