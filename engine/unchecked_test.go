@@ -80,6 +80,11 @@ func TestUncheckedWarnings(t *testing.T) {
 			},
 		},
 		{
+			name: "a print of a tensor whose values are not computed",
+			body: big + "let s = big.sum();\nprintln!(\"{}\", s);\nprintln!(\"{:?}\", s);\n",
+			want: []uncheckedAt{{"println!(\"{}\", s)", "`println!` was not checked: the playground does not know the values of `s`"}},
+		},
+		{
 			name: "one warning for an assertion in a loop",
 			body: big + "let s: f32 = big.sum().into_scalar();\nfor _ in 0..3 {\n    assert_eq!(s, 1.0);\n}\n",
 			want: []uncheckedAt{{"assert_eq!(s, 1.0)", "the value of `s`"}},

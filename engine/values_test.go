@@ -60,8 +60,9 @@ println!("{:.1}", taken.unwrap());
 }
 
 // A 10^12-element tensor runs through the whole engine with shapes only:
-// the run succeeds, the output says values were elided, once, and the
-// heap does not grow by more than a small constant.
+// the run succeeds, the output says values were elided, once, the print of
+// its mean is not checked (its data are not known), and the heap does not
+// grow by more than a small constant.
 func TestHugeTensorRunsWithShapesOnly(t *testing.T) {
 	req := engine.Request{Snippet: `use burn::tensor::{Device, Tensor};
 let device = Device::default();
@@ -86,11 +87,11 @@ println!("{}", scaled.mean());
 		t.Errorf("the run allocated %d bytes", after.TotalAlloc-before.TotalAlloc)
 	}
 	const note = "note: values of tensors beyond the playground's budget of 1,000,000 elements per run were not computed; those tensors carry shapes only\n"
-	if !strings.HasPrefix(res.Output, "[1000000, 1000000]\nTensor {\n  data:\n[..],\n  shape:  [1],") {
+	if res.Output != "[1000000, 1000000]\n"+note {
 		t.Errorf("output:\n%s", res.Output)
 	}
-	if !strings.HasSuffix(res.Output, "}\n"+note) || strings.Count(res.Output, note) != 1 {
-		t.Errorf("the output does not end with the note, once:\n%s", res.Output)
+	if res.Complete || len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "playground-unchecked" {
+		t.Errorf("the print of the mean is not unchecked: complete %v, %+v", res.Complete, res.Diagnostics)
 	}
 	for _, ev := range res.Trace {
 		if strings.Contains(ev.Note, "values:") {

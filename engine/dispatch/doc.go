@@ -31,7 +31,8 @@
 // backend per World (`device.seed(n)` restarts the backend's generator
 // from n; until then it is seeded with tensor.DefaultSeed, 0). Past the
 // budget a tensor and everything computed from it keep their shapes only,
-// Display prints `[..]` for their data, and Epilogue gives the note the
+// Display prints `[..]` for their data (the evaluator does not print it:
+// a print of such a tensor is playground-unchecked), and Epilogue gives the note the
 // run's output ends with. Trace notes end with a preview of each output's
 // values. TensorData holds the values a read returns (data.go: to_vec,
 // into_scalar, ==, assert_eq, assert_approx_eq and Tolerance). Where Burn

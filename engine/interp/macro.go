@@ -69,6 +69,21 @@ func (in *interp) formatOrMissing(e *syntax.MacroExpr, args []syntax.Expr) (s st
 	if name := in.unknownInline(lit.Value, named); name != "" {
 		return "", false, "the value of `" + name + "`", nil
 	}
+	if hasDisplayPlaceholder(lit.Value) {
+		// A tensor's Display prints its data, which a tensor past the
+		// budget (or from outside) does not have: what would be printed is
+		// not known. (Its Debug prints only the primitive's kind.)
+		for i, v := range positional {
+			if t, ok := tensorOf(v); ok && !t.HasValues() {
+				return "", false, "the values of " + in.quote(exprs[i].Span()), nil
+			}
+		}
+		for name, v := range named {
+			if t, ok := tensorOf(v); ok && !t.HasValues() {
+				return "", false, "the values of `" + name + "`", nil
+			}
+		}
+	}
 	out, ferr := in.formatArgs(lit.Value, positional, named)
 	if ferr != nil {
 		in.report(diag.Diagnostic{Code: "syntax-error", Severity: diag.Error, Phase: diag.Check,
@@ -91,6 +106,30 @@ func (in *interp) formatOrMissing(e *syntax.MacroExpr, args []syntax.Expr) (s st
 		return "", false, "", nil
 	}
 	return out, true, "", nil
+}
+
+// hasDisplayPlaceholder reports whether a format string has a placeholder
+// that formats with Display (`{}`, `{x}`, `{:>8}`), not Debug (`{:?}`).
+func hasDisplayPlaceholder(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '{' {
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '{' {
+			i++
+			continue
+		}
+		end := strings.IndexByte(format[i:], '}')
+		if end < 0 {
+			return false
+		}
+		spec := format[i+1 : i+end]
+		if !strings.HasSuffix(spec, "?") {
+			return true
+		}
+		i += end
+	}
+	return false
 }
 
 // missingDisplay returns the first value printed with `{}` whose type has
