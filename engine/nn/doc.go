@@ -17,7 +17,12 @@
 // Relu, LeakyRelu, Gelu, Sigmoid, Tanh, PRelu, HardSigmoid, SwiGlu,
 // MultiHeadAttention (with MhaInput and MhaOutput),
 // PositionWiseFeedForward, TransformerEncoder (its layers and input),
-// CrossEntropyLoss and MseLoss, with their configs. Their
+// Conv1d, Conv3d, ConvTranspose1d/2d/3d, Interpolate1d/2d, Unfold4d,
+// PositionalEncoding, RotaryEncoding, and the losses CrossEntropyLoss,
+// MseLoss, BinaryCrossEntropyLoss, HuberLoss, KLDivLoss, PoissonNllLoss,
+// SmoothL1Loss and CosineEmbeddingLoss, with their configs. Inside the
+// composed modules each submodule's ops carry its module path
+// (World.EnterModule: layers.1.mha.query). Their
 // panics are rows of engine/catalog/sites.tsv (ids nn-...).
 //
 // A Burn module (Linear, Conv2d, Dropout, Relu, ...) is a *Module: its
