@@ -737,6 +737,7 @@ func (in *interp) callWorld(call dispatch.Call) (value, error) {
 var crateModels = []func(*dispatch.World, dispatch.Call, nn.Host) (dispatch.Value, bool, error){
 	store.Call,
 	data.Call,
+	train.RLCall,
 	train.Call,
 	optim.Call,
 	cubecl.Call,

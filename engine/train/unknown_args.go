@@ -15,6 +15,9 @@ func TakesUnknown(c dispatch.Call) bool {
 	case *Metric:
 		// with_pad_token (acc.rs:52, perplexity.rs, top_k_acc.rs, ...).
 		return c.Method == "with_pad_token"
+	case *RLTraining:
+		// Its settings are not read (rl.go); launch's agent is.
+		return c.Method != "launch"
 	case *Training:
 		switch c.Method {
 		case "metric_train", "metric_valid", "metric_train_numeric", "metric_valid_numeric",
