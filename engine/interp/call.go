@@ -764,7 +764,7 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	for _, a := range call.Args {
 		// An array from outside of known dims (data.KnownShape) is data
 		// of that shape whose values are unknown.
-		if (isUnknown(a) || holdsUnknown(a, 0) && !data.KnownShape(a)) && !takesUnknown(call) {
+		if (isUnknown(a) || holdsUnknown(a, 0) && !data.KnownShape(a) && !shapedUnknowns(call, a)) && !takesUnknown(call) {
 			in.uncheckedCall(call, site, inputs)
 			return unknown, nil
 		}
