@@ -73,6 +73,10 @@ func Call(w *dispatch.World, c dispatch.Call, h Host) (v dispatch.Value, handled
 			}
 			return &dispatch.Enum{Type: typ, Variant: name, Fields: fields}, true, nil
 		}
+		if f, ok := constructors[typ+"::"+name]; ok {
+			v, err := f(w, c.Args)
+			return v, true, err
+		}
 		if d, ok := configs[typ]; ok {
 			if name != "new" {
 				return nil, true, &dispatch.UsageError{Code: "unknown-function", Arg: -1, Message: fmt.Sprintf(
