@@ -17,10 +17,13 @@
 // Relu, LeakyRelu, Gelu, Sigmoid, Tanh, PRelu, HardSigmoid, SwiGlu,
 // MultiHeadAttention (with MhaInput and MhaOutput),
 // PositionWiseFeedForward, TransformerEncoder (its layers and input),
-// Conv1d, Conv3d, ConvTranspose1d/2d/3d, Interpolate1d/2d, Unfold4d,
-// PositionalEncoding, RotaryEncoding, and the losses CrossEntropyLoss,
-// MseLoss, BinaryCrossEntropyLoss, HuberLoss, KLDivLoss, PoissonNllLoss,
-// SmoothL1Loss and CosineEmbeddingLoss, with their configs. Inside the
+// Conv1d, Conv3d, ConvTranspose1d/2d/3d, DeformConv2d, Interpolate1d/2d,
+// Unfold4d, PositionalEncoding, RotaryEncoding, and the losses
+// CrossEntropyLoss, MseLoss, BinaryCrossEntropyLoss, HuberLoss,
+// KLDivLoss, PoissonNllLoss, SmoothL1Loss, CosineEmbeddingLoss,
+// HingeEmbeddingLoss, MarginRankingLoss, SoftMarginLoss, LpLoss,
+// GaussianNLLLoss, TripletMarginLoss and MultiMarginLoss, with their
+// configs. Inside the
 // composed modules each submodule's ops carry its module path
 // (World.EnterModule: layers.1.mha.query). Their
 // panics are rows of engine/catalog/sites.tsv (ids nn-...).
