@@ -1,7 +1,6 @@
 package nn_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/dispatch-playground/playground/engine"
@@ -43,7 +42,7 @@ println!("{}", Interpolate1dConfig::new());`)
 		}
 	}
 	near(t, "bilinear", floats(t, out[5]), want)
-	if got := strings.Join(out[6:], "\n"); got != "{\n  \"output_size\": null,\n  \"scale_factor\": null,\n  \"mode\": \"Nearest\",\n  \"align_corners\": true\n}" {
+	if got := joined(out, 6, 12); got != "{\n  \"output_size\": null,\n  \"scale_factor\": null,\n  \"mode\": \"Nearest\",\n  \"align_corners\": true\n}" {
 		t.Errorf("config JSON %s", got)
 	}
 }
