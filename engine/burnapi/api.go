@@ -109,6 +109,9 @@ type Table struct {
 	Items   []Item
 	Commit  string // the Burn commit its header names
 	byOwner map[string][]int
+	// byMember indexes the rows by owner and name (owner + "\x00" +
+	// name), since the engine looks a member up on every call it checks.
+	byMember map[string][]int
 	aliases map[string]string   // burn::tensor -> burn_tensor
 	types   map[string][]string // burn-tensor's types by name
 	listed  map[string]bool     // the types whose members the table lists (not extern)
@@ -144,7 +147,7 @@ func mustParse(text string) *Table {
 
 // Parse reads a table in api.tsv's format.
 func Parse(text string) (*Table, error) {
-	t := &Table{byOwner: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{},
+	t := &Table{byOwner: map[string][]int{}, byMember: map[string][]int{}, aliases: map[string]string{}, types: map[string][]string{}, listed: map[string]bool{},
 		allTypes: map[string][]string{}, traits: map[string][]string{}, impls: map[string][]string{}, features: map[string][]string{}}
 	header := false
 	// The table is parsed once per process (and per WebAssembly
@@ -202,6 +205,8 @@ func Parse(text string) (*Table, error) {
 		t.Items = append(t.Items, it)
 		i := len(t.Items) - 1
 		t.byOwner[it.Path] = append(t.byOwner[it.Path], i)
+		key := it.Path + "\x00" + it.Name
+		t.byMember[key] = append(t.byMember[key], i)
 		switch it.Kind {
 		case "alias":
 			if it.Name == "*" {
@@ -267,10 +272,8 @@ func (t *Table) Find(path []string) []Item {
 	}
 	owner, name := full[:cut], full[cut+2:]
 	var out []Item
-	for _, i := range t.byOwner[owner] {
-		if t.Items[i].Name == name {
-			out = append(out, t.Items[i])
-		}
+	for _, i := range t.byMember[owner+"\x00"+name] {
+		out = append(out, t.Items[i])
 	}
 	return out
 }
@@ -319,9 +322,9 @@ func (t *Table) Member(typ, name, kind string, method bool) []Item {
 
 func (t *Table) members(p, name, kind string, method bool) []Item {
 	var out []Item
-	for _, i := range t.byOwner[p] {
+	for _, i := range t.byMember[p+"\x00"+name] {
 		it := t.Items[i]
-		if it.Name != name || !it.ForKind(kind) {
+		if !it.ForKind(kind) {
 			continue
 		}
 		switch it.Kind {
@@ -356,9 +359,9 @@ func (t *Table) TraitMember(traits []string, name string, method bool) []Item {
 				continue
 			}
 			seen[p] = true
-			for _, i := range t.byOwner[p] {
+			for _, i := range t.byMember[p+"\x00"+name] {
 				it := t.Items[i]
-				if it.Kind == "trait-method" && it.Name == name && (!method || it.Receiver != "") {
+				if it.Kind == "trait-method" && (!method || it.Receiver != "") {
 					out = append(out, it)
 				}
 			}

@@ -115,3 +115,8 @@ func (h hostOf) NotModelled(message string, help ...string) {
 	in.report(diag.Diagnostic{Code: CodeUnmodelled, Severity: diag.Warning, Phase: diag.Check, File: diag.MainRS,
 		Range: h.site(), Message: message, Help: help})
 }
+
+// Uncalled reports whether the code running is a function nobody calls,
+// evaluated for its compile errors only (whole.go): a crate model may do
+// less work there, since no value of it is seen.
+func (h hostOf) Uncalled() bool { return h.in.uncalled }
