@@ -112,9 +112,9 @@ type Table struct {
 	// byMember indexes the rows by owner and name (owner + "\x00" +
 	// name), since the engine looks a member up on every call it checks.
 	byMember map[string][]int
-	aliases map[string]string   // burn::tensor -> burn_tensor
-	types   map[string][]string // burn-tensor's types by name
-	listed  map[string]bool     // the types whose members the table lists (not extern)
+	aliases  map[string]string   // burn::tensor -> burn_tensor
+	types    map[string][]string // burn-tensor's types by name
+	listed   map[string]bool     // the types whose members the table lists (not extern)
 	// allTypes are the types of every crate the table reads, by name;
 	// traits the traits; impls the traits each type implements (impl
 	// rows), by the type's path.
