@@ -35,7 +35,8 @@ func TestRotaryEncoding(t *testing.T) {
 	out := lines(t, encUse, `let d = Device::flex();
 let r = RotaryEncodingConfig::new(8, 4).init(&d); println!("{r}");
 let x = Tensor::<3>::from_data([[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [1.0, -1.0, 0.5, 2.0]]], &d);
-println!("{}", r.forward(x.clone()).into_data());`)
+println!("{}", r.forward(x.clone()).into_data());
+println!("{}", r.apply(x.clone(), 2).into_data());`)
 	if out[0] != "RotaryEncoding {d_model: 4, max_sequence_length: 8}" {
 		t.Errorf("Display %q", out[0])
 	}
@@ -53,6 +54,8 @@ println!("{}", r.forward(x.clone()).into_data());`)
 		return y
 	}
 	near(t, "rotated pairs", floats(t, out[1]), rope(0))
+	// apply is RotaryEncoding's own method, before ModuleSnapshot's.
+	near(t, "rotated from position 2", floats(t, out[2]), rope(2))
 }
 
 func TestEncodingPanics(t *testing.T) {

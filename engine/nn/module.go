@@ -120,6 +120,18 @@ func (m *Module) param(name string) *Param {
 	return nil
 }
 
+// HasOwnMethod reports whether v is one of Burn's modules with an inherent
+// method of that name besides forward (RotaryEncoding's apply), which
+// rustc picks before a trait's method of the same name.
+func HasOwnMethod(v dispatch.Value, name string) bool {
+	m, ok := dispatch.Deref(v).(*Module)
+	if !ok {
+		return false
+	}
+	_, own := m.methods[name]
+	return own
+}
+
 // Host is what the module walk needs of the interpreter: the fields of
 // the program's own types that derive Module, and how it prints a value
 // with Debug; and the program as Burn's code calls it back.

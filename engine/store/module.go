@@ -94,7 +94,9 @@ var moduleMethods = map[string]int{"load_from": 1, "save_into": 1, "into_record"
 
 func moduleMethod(w *dispatch.World, m dispatch.Value, typ string, c dispatch.Call, h nn.Host) (dispatch.Value, bool, error) {
 	n, isStoreMethod := moduleMethods[c.Method]
-	if !isStoreMethod {
+	if !isStoreMethod || nn.HasOwnMethod(m, c.Method) {
+		// An inherent method of the module comes first, as in rustc
+		// (RotaryEncoding::apply before ModuleSnapshot::apply).
 		return nil, false, nil
 	}
 	if len(c.Args) != n {
