@@ -692,6 +692,9 @@ func fieldIndex(name string) (int, bool) {
 func (in *interp) finishStructLit(e *syntax.StructExpr, en *dispatch.Enum) (value, *signal) {
 	decl := in.structs[en.Type]
 	if decl == nil {
+		if v, sig, ok := in.burnConfigLit(e, en); ok {
+			return v, sig
+		}
 		if e.Base != nil {
 			if _, sig := in.expr(e.Base); sig != nil {
 				return nil, sig
@@ -778,6 +781,57 @@ func (in *interp) finishStructLit(e *syntax.StructExpr, en *dispatch.Enum) (valu
 		}
 	}
 	return en, nil
+}
+
+// burnConfigLit is a struct literal of one of burn-nn's configs (their
+// fields are pub): the config, or rustc's errors for a field it does not
+// have or leaves out; `..base` fills the rest from another config of the
+// same type. ok is false for any other type.
+func (in *interp) burnConfigLit(e *syntax.StructExpr, en *dispatch.Enum) (value, *signal, bool) {
+	// `burn::nn::LinearConfig { .. }` names the struct last (the segment
+	// before it is a module).
+	cfg, ok, unknownName, missing := nn.ConfigLiteral(en.Variant, en.Named)
+	if !ok {
+		return nil, nil, false
+	}
+	if e.Base != nil {
+		bv, sig := in.expr(e.Base)
+		if sig != nil {
+			return nil, sig, true
+		}
+		base, isConfig := dispatch.Deref(bv).(*nn.Config)
+		if !isConfig || base.Type != cfg.Type {
+			return unknown, nil, true
+		}
+		for _, f := range missing {
+			cfg.Values[f] = base.Values[f]
+		}
+		missing = nil
+	}
+	if unknownName != "" {
+		in.report(diagAt("unknown-field", "struct `"+cfg.Type+"` has no field named `"+unknownName+"`", pathRange(e)))
+		return unknown, nil, true
+	}
+	if len(missing) > 0 {
+		list := make([]string, len(missing))
+		for i, f := range missing {
+			list[i] = "`" + f + "`"
+		}
+		word, tail := "field", ""
+		if len(list) > 1 {
+			word = "fields"
+		}
+		if len(list) > 3 {
+			n := len(list) - 3
+			list, tail = list[:3], " and "+strconv.Itoa(n)+" other field"
+			if n > 1 {
+				tail += "s"
+			}
+		}
+		in.report(diagAt("missing-field", "missing "+word+" "+joinAnd(list, tail)+" in initializer of `"+cfg.Type+"`", pathRange(e)))
+		return unknown, nil, true
+	}
+	return cfg, nil, true
 }
 
 // joinAnd writes `a`, `b` and `c` as rustc lists names, or `a`, `b`, `c`

@@ -362,3 +362,39 @@ func RegisterVariant(typ, variant string, fieldTypes ...string) {
 
 // enums are the Burn enums with a registered variant.
 var enums = map[string]bool{}
+
+// ConfigLiteral is `LinearConfig { d_input: 2, .. }`: a struct literal of
+// one of burn-nn's configs, whose fields are pub. ok is false when typ is
+// not one; unknown names the first field the config does not have, and
+// missing the fields the literal leaves out (rustc's E0560 and E0063).
+func ConfigLiteral(typ string, values map[string]dispatch.Value) (cfg *Config, ok bool, unknown string, missing []string) {
+	d, isConfig := configs[typ]
+	if !isConfig {
+		return nil, false, "", nil
+	}
+	c := &Config{Type: d.name, Values: map[string]dispatch.Value{}, desc: d}
+	declared := map[string]field{}
+	for _, f := range d.fields {
+		c.Fields = append(c.Fields, f.name)
+		declared[f.name] = f
+	}
+	for name, v := range values {
+		f, has := declared[name]
+		if !has {
+			if unknown == "" || name < unknown {
+				unknown = name
+			}
+			continue
+		}
+		if tv, ue := typed(v, f.typ, 0); ue == nil {
+			v = tv
+		}
+		c.Values[name] = v
+	}
+	for _, f := range d.fields {
+		if _, set := c.Values[f.name]; !set {
+			missing = append(missing, f.name)
+		}
+	}
+	return c, true, unknown, missing
+}

@@ -82,6 +82,22 @@ pub struct C { a: usize, #[config(default = true)] b: bool }`,
 	}
 }
 
+// TestBurnConfigLiteral: burn-nn's configs have pub fields, so a struct
+// literal builds one, and `..base` fills the rest from another.
+func TestBurnConfigLiteral(t *testing.T) {
+	res := run(t, prelude+`fn main() {
+    let d = Device::flex();
+    let c = DropoutConfig { prob: 0.25 };
+    println!("{}", c.prob);
+    let l = LinearConfig { d_output: 3, ..LinearConfig::new(2, 5) };
+    println!("{}", l.init(&d));
+}
+`)
+	if res.Output != "0.25\nLinear {d_input: 2, d_output: 3, bias: true, params: 9}\n" {
+		t.Errorf("output %q", res.Output)
+	}
+}
+
 // TestDeriveConfigErrors: rustc's errors and the file boundary.
 func TestDeriveConfigErrors(t *testing.T) {
 	items := "#[derive(Config, Debug)]\npub struct C { a: usize, #[config(default = 1)] b: usize }\n"
@@ -95,6 +111,10 @@ let m = M { l: LinearConfig::new(1, 1).init(&Device::flex()) }; let m = m.load_f
 			"`M::load_file` reads the module's record from `model.bpk`, which the playground does not have: its result is unknown, and what is computed from it is not checked"},
 		{"Burn's config new", "let c = LinearConfig::new(2);", "wrong-arguments", "this function takes 2 arguments but 1 argument was supplied"},
 		{"Explicit padding takes one value per side", "let p = burn::nn::PaddingConfig2d::Explicit(1, 1);", "wrong-arguments", "this enum variant takes 4 arguments but 2 arguments were supplied"},
+		{"a config's struct literal without a field", "let c = LinearConfig { d_input: 2, d_output: 3 };", "missing-field",
+			"missing fields `bias`, `initializer` and `layout` in initializer of `LinearConfig`"},
+		{"a config's struct literal with a field it has not", "let c = burn::nn::DropoutConfig { prob: 0.5, rate: 1 };", "unknown-field",
+			"struct `DropoutConfig` has no field named `rate`"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
