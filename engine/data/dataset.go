@@ -361,34 +361,44 @@ func okValue(r dispatch.Value) (dispatch.Value, bool) {
 // to an item it got do not reach the dataset. Tensors and scalars are
 // values already.
 func cloneValue(v dispatch.Value) dispatch.Value {
+	if out, ok := mapChildren(v, cloneValue); ok {
+		return out
+	}
+	return v
+}
+
+// mapChildren is a copy of a Vec or array, a tuple or a struct or enum
+// value with f applied to each element or field; ok is false for any
+// other value.
+func mapChildren(v dispatch.Value, f func(dispatch.Value) dispatch.Value) (dispatch.Value, bool) {
 	switch x := v.(type) {
 	case *dispatch.Array:
 		out := &dispatch.Array{Vec: x.Vec, Elem: x.Elem, Elems: make([]dispatch.Value, len(x.Elems))}
 		for i, e := range x.Elems {
-			out.Elems[i] = cloneValue(e)
+			out.Elems[i] = f(e)
 		}
-		return out
+		return out, true
 	case dispatch.Tuple:
 		out := make(dispatch.Tuple, len(x))
 		for i, e := range x {
-			out[i] = cloneValue(e)
+			out[i] = f(e)
 		}
-		return out
+		return out, true
 	case *dispatch.Enum:
 		out := *x
 		if x.Fields != nil {
 			out.Fields = make([]dispatch.Value, len(x.Fields))
 			for i, e := range x.Fields {
-				out.Fields[i] = cloneValue(e)
+				out.Fields[i] = f(e)
 			}
 		}
 		if x.Named != nil {
 			out.Named = make(map[string]dispatch.Value, len(x.Named))
 			for k, e := range x.Named {
-				out.Named[k] = cloneValue(e)
+				out.Named[k] = f(e)
 			}
 		}
-		return &out
+		return &out, true
 	}
-	return v
+	return nil, false
 }

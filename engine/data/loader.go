@@ -276,35 +276,11 @@ func forget(v dispatch.Value) dispatch.Value {
 		return x.WithoutValues()
 	case *dispatch.Ref:
 		return &dispatch.Ref{V: forget(x.V), Mut: x.Mut}
-	case *dispatch.Array:
-		out := &dispatch.Array{Vec: x.Vec, Elem: x.Elem, Elems: make([]dispatch.Value, len(x.Elems))}
-		for i, e := range x.Elems {
-			out.Elems[i] = forget(e)
-		}
-		return out
-	case dispatch.Tuple:
-		out := make(dispatch.Tuple, len(x))
-		for i, e := range x {
-			out[i] = forget(e)
-		}
-		return out
-	case *dispatch.Enum:
-		out := *x
-		if x.Fields != nil {
-			out.Fields = make([]dispatch.Value, len(x.Fields))
-			for i, e := range x.Fields {
-				out.Fields[i] = forget(e)
-			}
-		}
-		if x.Named != nil {
-			out.Named = make(map[string]dispatch.Value, len(x.Named))
-			for k, e := range x.Named {
-				out.Named[k] = forget(e)
-			}
-		}
-		return &out
 	case *dispatch.Device, *dispatch.Opaque, dispatch.Unit:
 		return v
+	}
+	if out, ok := mapChildren(v, forget); ok {
+		return out
 	}
 	return dispatch.Unknown{}
 }
