@@ -209,13 +209,27 @@ func (d *Data) Preview(max int) string {
 		p.recursive(0)
 		return b.String()
 	}
-	p := &printer{data: d, opts: DefaultPrintOptions()}
+	return previewLarge(&Data{DType: d.DType, Shape: []int{6}, F: pick6(d.F, n), I: pick6(d.I, n), B: pick6(d.B, n)}, n)
+}
+
+// pick6 is the first three and the last three of a tensor's n elements.
+func pick6[E any](s []E, n int) []E {
+	if s == nil {
+		return nil
+	}
+	return append(append([]E(nil), s[:3]...), s[n-3:n]...)
+}
+
+// previewLarge is the preview of a tensor of n elements, more than a
+// preview shows, from its first three and last three (some's elements).
+func previewLarge(some *Data, n int) string {
+	p := &printer{data: some, opts: DefaultPrintOptions()}
 	parts := make([]string, 0, 7)
 	for i := range 3 {
 		parts = append(parts, p.elem(i))
 	}
 	parts = append(parts, "...")
-	for i := n - 3; i < n; i++ {
+	for i := 3; i < 6; i++ {
 		parts = append(parts, p.elem(i))
 	}
 	return "[" + strings.Join(parts, ", ") + "] (" + strconv.Itoa(n) + " values)"

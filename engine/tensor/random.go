@@ -56,8 +56,12 @@ type RNG struct{ state uint64 }
 // NewRNG returns a generator seeded as `device.seed(seed)` seeds one.
 func NewRNG(seed uint64) *RNG { return &RNG{state: seed} }
 
+// splitMixGamma is SplitMix64's increment: the state after n draws is the
+// state before plus n of it.
+const splitMixGamma = 0x9E3779B97F4A7C15
+
 func (r *RNG) next() uint64 {
-	r.state += 0x9E3779B97F4A7C15
+	r.state += splitMixGamma
 	z := r.state
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
@@ -162,16 +166,15 @@ func fillFloat(dst []float64, dist Distribution, d DType, rng *RNG) bool {
 	case DistUniform:
 		lo, width, hi := dist.Low, dist.High-dist.Low, dist.High
 		for i := range dst {
-			for {
-				v := lo + float64(rng.next()>>11)*unit53*width
-				if f32 {
-					v = float64(float32(v))
-				}
-				if v < hi {
-					dst[i] = v
-					break
-				}
+			z := rng.next()
+			v := lo + float64(z>>11)*unit53*width
+			if f32 {
+				v = float64(float32(v))
 			}
+			if v >= hi {
+				v = redrawUniform(dist, d, z)
+			}
+			dst[i] = v
 		}
 	case DistNormal:
 		return false
@@ -198,16 +201,46 @@ func sampleFloat(dist Distribution, d DType, rng *RNG) float64 {
 		}
 		return 0
 	case DistUniform:
-		for {
-			v := d.roundFloat(dist.Low + rng.unit(F64)*(dist.High-dist.Low))
-			if v < dist.High {
-				return v
-			}
+		z := rng.next()
+		v := d.roundFloat(dist.Low + float64(z>>11)/(1<<53)*(dist.High-dist.Low))
+		if v >= dist.High {
+			v = redrawUniform(dist, d, z)
 		}
+		return v
 	case DistNormal:
 		return d.roundFloat(dist.Low + dist.High*rng.normal())
 	}
 	return rng.unit(d)
+}
+
+// redrawUniform draws again a Uniform value that rounded up to its high
+// end in d (z was its draw), from a generator of its own seeded by z, so
+// that every element of a Uniform tensor takes exactly one draw of the
+// backend's stream: element i's value depends on the stream's state and i
+// only, which is what lets Lazy draw a tensor's values later, or a few of
+// them for a preview.
+//
+// A range narrower than the dtype's spacing (Uniform(0.999, 1.0) in bf16)
+// holds no value below its high end; after 64 draws it gives the low end
+// as the dtype rounds it, rather than drawing forever.
+func redrawUniform(dist Distribution, d DType, z uint64) float64 {
+	alt := RNG{state: z}
+	for range 64 {
+		v := d.roundFloat(dist.Low + alt.unit(F64)*(dist.High-dist.Low))
+		if v < dist.High {
+			return v
+		}
+	}
+	return d.roundFloat(dist.Low)
+}
+
+// drawsPerElement is how many draws of the stream one element of a tensor
+// of dist takes: two for Normal (Box-Muller), one for the others.
+func drawsPerElement(dist Distribution) uint64 {
+	if dist.Kind == DistNormal {
+		return 2
+	}
+	return 1
 }
 
 // sampleInt draws an int of dtype d; a uniform range [lo, hi) is taken
