@@ -233,11 +233,11 @@ func (ac *actComposer) dispatchOp(t *Tensor, op string, dim *int, floats []float
 	ac.w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) {
 		switch op {
 		case "hard_sigmoid":
-			return tensor.HardSigmoid(t.values, floats[1], floats[2]), nil
+			return tensor.HardSigmoid(t.vals(), floats[1], floats[2]), nil
 		case "softmin":
-			return tensor.Softmin(t.values, *dim)
+			return tensor.Softmin(t.vals(), *dim)
 		}
-		return tensor.Unary(op, t.values)
+		return tensor.Unary(op, t.vals())
 	})
 	return out, nil, nil
 }

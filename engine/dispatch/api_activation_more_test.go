@@ -58,15 +58,15 @@ func TestMoreActivations(t *testing.T) {
 	for _, c := range cases {
 		before := len(fx.w.Trace())
 		out, ok := mustCall(t, fx.w, c.call).(*Tensor)
-		if !ok || out.values == nil {
+		if !ok || out.vals() == nil {
 			t.Errorf("%s: no values", c.name)
 			continue
 		}
-		if out.values.DType != tensor.F32 || len(out.values.F) != len(c.want) {
-			t.Errorf("%s: %s %v", c.name, out.values.DType, out.values.F)
+		if out.vals().DType != tensor.F32 || len(out.vals().F) != len(c.want) {
+			t.Errorf("%s: %s %v", c.name, out.vals().DType, out.vals().F)
 			continue
 		}
-		for k, v := range out.values.F {
+		for k, v := range out.vals().F {
 			if v != float64(float32(v)) || math.Abs(v-c.want[k]) > 2e-6*math.Max(1, math.Abs(c.want[k])) {
 				t.Errorf("%s[%d] = %v, want %v", c.name, k, v, c.want[k])
 			}
@@ -129,7 +129,7 @@ func TestMoreActivationsAgainstFormulas(t *testing.T) {
 			xs.Elems = append(xs.Elems, f(vals[k]))
 		}
 		out := mustCall(t, fx.w, Call{Path: []string{"activation", name}, Args: []Value{fx.floats("1", xs)}}).(*Tensor)
-		for k, v := range out.values.F {
+		for k, v := range out.vals().F {
 			if w := want(vals[k]); math.Abs(v-w) > 1e-5*math.Max(1, math.Abs(w)) {
 				t.Errorf("%s(%v) = %v, want %v", name, vals[k], v, w)
 			}
@@ -145,7 +145,7 @@ func TestMoreActivationsAgainstFormulas(t *testing.T) {
 	if !ok || gt.Variant != "Some" {
 		t.Fatalf("grad of elu: %v", g)
 	}
-	gv := Deref(gt.Fields[0]).(*Tensor).values.F
+	gv := Deref(gt.Fields[0]).(*Tensor).vals().F
 	if math.Abs(gv[0]-0.5*math.Exp(-1)) > 1e-6 || gv[1] != 1 {
 		t.Errorf("grad of elu(0.5) at [-1, 2] = %v, want [%v, 1]", gv, 0.5*math.Exp(-1))
 	}
@@ -161,8 +161,8 @@ func TestCrossEntropyWithLogits(t *testing.T) {
 	out := mustCall(t, fx.w, Call{Path: []string{"burn", "tensor", "loss", "cross_entropy_with_logits"}, Args: []Value{logits, targets}}).(*Tensor)
 	// Row 0: log(e + e^2 + e^3) - 3; row 1: log 3.
 	want := (math.Log(math.E+math.Exp(2)+math.Exp(3)) - 3 + math.Log(3)) / 2
-	if out.values == nil || !sameShape(out.shape, []int64{1}) || math.Abs(out.values.F[0]-want) > 1e-6 {
-		t.Errorf("cross_entropy_with_logits = %v %v, want [%v]", out.shape, out.values, want)
+	if out.vals() == nil || !sameShape(out.shape, []int64{1}) || math.Abs(out.vals().F[0]-want) > 1e-6 {
+		t.Errorf("cross_entropy_with_logits = %v %v, want [%v]", out.shape, out.vals(), want)
 	}
 	if got := lastOps(fx.w, len(fx.w.Trace())-before); got != "log_softmax float_mul float_sum_dim float_mean float_neg" {
 		t.Errorf("cross_entropy_with_logits dispatches %q", got)

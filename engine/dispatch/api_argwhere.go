@@ -18,7 +18,7 @@ func (w *World) argwhere(t *Tensor, method string, a argList) (Value, *UsageErro
 	}
 	rank := t.Rank()
 	n, _ := numElements(t.shape)
-	known := t.values != nil && t.values.NumElements() == int(n)
+	known := t.hasVals() && t.vals().NumElements() == int(n)
 	if method == "nonzero" && !known {
 		// How many tensors nonzero returns depends on the values.
 		return nil, errUnsupported("Tensor::nonzero of a mask whose values are unknown"), nil
@@ -28,7 +28,7 @@ func (w *World) argwhere(t *Tensor, method string, a argList) (Value, *UsageErro
 		return nil, errUnsupported("Tensor::" + method + " in a wasm32 build"), nil
 	}
 	if known {
-		n = int64(tensor.CountTrue(t.values))
+		n = int64(tensor.CountTrue(t.vals()))
 	}
 	out, p := w.unaryOp(t, "bool_argwhere", KindInt, []int64{n, int64(rank)}, w.defaultsFor(t.on.Inner()).int)
 	if p != nil {
@@ -43,8 +43,8 @@ func (w *World) argwhere(t *Tensor, method string, a argList) (Value, *UsageErro
 			return nil, tensor.ErrKind
 		}
 		coords := make([]int64, 0, n*int64(rank))
-		for k := range t.values.NumElements() {
-			if !t.values.Data.Bool(k) {
+		for k := range t.vals().NumElements() {
+			if !t.vals().Data.Bool(k) {
 				continue
 			}
 			rest := int64(k)

@@ -14,14 +14,14 @@ func TestArgwhereAndNonzero(t *testing.T) {
 	}
 	m := b(arr(arr(i(0), i(1), i(0)), arr(i(1), i(0), i(1))))
 	out := mustCall(t, fx.w, method(m, "argwhere")).(*Tensor)
-	if got := out.values.Preview(32); got != "[[0, 1], [1, 0], [1, 2]]" || out.kind != KindInt {
+	if got := out.vals().Preview(32); got != "[[0, 1], [1, 0], [1, 2]]" || out.kind != KindInt {
 		t.Errorf("argwhere = %s (%s)", got, out.kind)
 	}
 	if got := lastOps(fx.w, 1); got != "bool_argwhere" {
 		t.Errorf("argwhere dispatches %s", got)
 	}
 	nz := mustCall(t, fx.w, method(m, "nonzero")).(*Array)
-	if len(nz.Elems) != 2 || nz.Elems[0].(*Tensor).values.Preview(8) != "[0, 1, 1]" || nz.Elems[1].(*Tensor).values.Preview(8) != "[1, 0, 2]" {
+	if len(nz.Elems) != 2 || nz.Elems[0].(*Tensor).vals().Preview(8) != "[0, 1, 1]" || nz.Elems[1].(*Tensor).vals().Preview(8) != "[1, 0, 2]" {
 		t.Errorf("nonzero = %s", Debug(nz))
 	}
 	none := b(arr(arr(i(0), i(0))))
@@ -55,8 +55,8 @@ func TestArgwhereAndNonzero(t *testing.T) {
 			t.Fatalf("argwhere of %s has shape %v", Debug(rows), got.shape)
 		}
 		for k, v := range want {
-			if got.values.Data.Int(k) != v {
-				t.Fatalf("argwhere of %s = %s", Debug(rows), got.values.Preview(64))
+			if got.vals().Data.Int(k) != v {
+				t.Fatalf("argwhere of %s = %s", Debug(rows), got.vals().Preview(64))
 			}
 		}
 	}

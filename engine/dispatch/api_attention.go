@@ -160,12 +160,12 @@ func (w *World) attention(c Call, fallback bool) (Value, *UsageError, *Panic) {
 		}
 		var mv, bv *tensor.Tensor
 		if mask != nil {
-			mv = mask.values
+			mv = mask.vals()
 		}
 		if bias != nil {
-			bv = bias.values
+			bv = bias.vals()
 		}
-		return tensor.Attention(q.values, k.values, v.values, mv, bv, opts)
+		return tensor.Attention(q.vals(), k.vals(), v.vals(), mv, bv, opts)
 	})
 }
 

@@ -50,15 +50,13 @@ func (w *World) gradTracking(t *Tensor, method string, a argList) (Value, *Usage
 		if out, p = w.requireGrad(t); p != nil {
 			return nil, nil, w.failOp("float_set_require_grad", t, p.on(0))
 		}
-		if out != t && t.values != nil {
-			out.values, _ = t.values.RequireGrad()
+		if out != t {
+			out.derive(t, requireGrad)
 		}
 	} else {
 		c := *t
 		c.node = w.newLeaf()
-		if t.values != nil {
-			c.values = t.values.Detach()
-		}
+		c.derive(t, (*tensor.Tensor).Detach)
 		out = &c
 	}
 	w.recordOp("float_set_require_grad", pl, out)
@@ -86,9 +84,9 @@ func (w *World) autodiffMethod(t *Tensor, method string, a argList) (Value, *Usa
 		if p != nil {
 			return nil, nil, w.failOp("backward", t, p.on(0))
 		}
-		if t.values != nil && t.values.Tracked() {
+		if t.hasVals() && t.vals().Tracked() {
 			// Past the budget the gradients carry shapes only.
-			g.values, _ = tensor.Backward(t.values, w.budget)
+			g.values, _ = tensor.Backward(t.vals(), w.budget)
 		}
 		w.record(TraceEvent{Op: "backward", Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: true,
 			Kind: t.kind.String(), Shape: t.Shape()})
@@ -170,9 +168,7 @@ func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 		return nil, nil, w.failOp("inner", t, panicCaptureAutodiff(entryInner).on(0))
 	}
 	out := w.newTensor(KindFloat, t.shape, t.dtype, t.on)
-	if t.values != nil {
-		out.values = t.values.Detach()
-	}
+	out.derive(t, (*tensor.Tensor).Detach)
 	w.record(TraceEvent{Op: "inner", Backend: t.on.backend.String(), Device: t.on.Debug(), Kind: "Float", Shape: out.Shape(),
 		Note: "off the tape: a plain float on the inner backend", out: out})
 	return out, nil, nil
@@ -202,9 +198,7 @@ func (w *World) fromInner(t *Tensor) (Value, *UsageError, *Panic) {
 	if out.ckp == nil {
 		out.ckp = strategyPtr(Disabled)
 	}
-	if t.values != nil {
-		out.values = t.values.Detach()
-	}
+	out.derive(t, (*tensor.Tensor).Detach)
 	w.record(TraceEvent{Op: "from_inner", Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: true, Kind: "Float", Shape: out.Shape(),
 		Note: "a new untracked leaf of the autodiff graph", out: out})
 	return out, nil, nil
@@ -250,6 +244,6 @@ func (w *World) gradReplace(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	if g.replaced == nil {
 		g.replaced = map[uint64]*tensor.Tensor{}
 	}
-	g.replaced[t.node.id] = grad.values
+	g.replaced[t.node.id] = grad.vals()
 	return Unit{}, nil, nil
 }

@@ -545,26 +545,26 @@ func (w *World) withIndices(t *Tensor, method string, a argList) (Value, *UsageE
 	indices := w.output(pl, KindInt, shape, idxDType)
 	w.recordOp(op, pl, values)
 	idxDT, ok := valueDType(idxDType)
-	if ok && t.values != nil {
+	if ok && t.hasVals() {
 		var v, i *tensor.Tensor
 		var err error
 		switch {
 		case topk:
 			// burn-backend's default: sort descending, keep the first k
 			// (crates/burn-backend/src/backend/ops/tensor.rs:1553-1570).
-			if v, i, _, err = tensor.SortWithIndices(t.values, dim, true, idxDT); err == nil {
+			if v, i, _, err = tensor.SortWithIndices(t.vals(), dim, true, idxDT); err == nil {
 				v, err = tensor.Narrow(v, dim, 0, int(k))
 			}
 			if err == nil && i != nil {
 				i, err = tensor.Narrow(i, dim, 0, int(k))
 			}
 		case strings.HasPrefix(method, "sort"):
-			v, i, _, err = tensor.SortWithIndices(t.values, dim, method == "sort_descending_with_indices", idxDT)
+			v, i, _, err = tensor.SortWithIndices(t.vals(), dim, method == "sort_descending_with_indices", idxDT)
 		default:
 			reduce := strings.TrimSuffix(method, "_with_indices")
 			arg := map[string]string{"max_dim": "argmax", "min_dim": "argmin"}[reduce]
-			if v, err = tensor.ReduceDim(reduce, t.values, dim, idxDT); err == nil {
-				i, err = tensor.ReduceDim(arg, t.values, dim, idxDT)
+			if v, err = tensor.ReduceDim(reduce, t.vals(), dim, idxDT); err == nil {
+				i, err = tensor.ReduceDim(arg, t.vals(), dim, idxDT)
 			}
 		}
 		if err == nil {
@@ -822,10 +822,10 @@ func (w *World) oneHotFill(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		return nil, ue, p
 	}
 	out := v.(*Tensor)
-	if out.values != nil {
-		out.values = nil
-		if dt, ok := valueDType(out.dtype); ok && t.values != nil {
-			out.values, _ = tensor.OneHotFill(t.values, int(classes), on, off, axis, dt)
+	if out.hasVals() {
+		out.setVals(nil)
+		if dt, ok := valueDType(out.dtype); ok && t.hasVals() {
+			out.val, _ = tensor.OneHotFill(t.vals(), int(classes), on, off, axis, dt)
 		}
 	}
 	w.trace[len(w.trace)-1].Note = "one_hot_fill: full(off_value) on the tensor's device, then on_value - off_value scattered in at each class"

@@ -77,7 +77,7 @@ func (w *World) castTensor(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 	if p != nil {
 		return nil, nil, p
 	}
-	w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) { return t.values, nil })
+	w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) { return t.vals(), nil })
 	return out, nil, nil
 }
 

@@ -117,7 +117,7 @@ func (w *World) catOrStack(name string, tt tensorType, a argList) (Value, *Usage
 	w.compute(out, tensors, func() (*tensor.Tensor, error) {
 		values := make([]*tensor.Tensor, len(tensors))
 		for i, t := range tensors {
-			values[i] = t.values
+			values[i] = t.vals()
 		}
 		return tensor.Cat(values, d)
 	})
@@ -151,7 +151,7 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		}
 	}
 	known := t.literal
-	if t.values != nil {
+	if t.hasVals() {
 		known = t.floatValues()
 	}
 	if p := checkFailed(burncheck.TensorOneHot(t.kind.String(), known, t.Rank(), rank2, classes)); p != nil {
@@ -165,12 +165,12 @@ func (w *World) oneHot(t *Tensor, a argList) (Value, *UsageError, *Panic) {
 		return nil, ue, p
 	}
 	out := v.(*Tensor)
-	if out.values != nil {
+	if out.hasVals() {
 		// The budget took the output's shape when full computed the
 		// off values; the one-hot values replace them.
-		out.values = nil
-		if dt, ok := valueDType(out.dtype); ok && t.values != nil {
-			out.values, _ = tensor.OneHot(t.values, int(classes), dt)
+		out.setVals(nil)
+		if dt, ok := valueDType(out.dtype); ok && t.hasVals() {
+			out.val, _ = tensor.OneHot(t.vals(), int(classes), dt)
 		}
 	}
 	w.trace[len(w.trace)-1].Note = "one_hot: the output starts as full(off_value) on the tensor's device, then the on_value is scattered in"
@@ -242,7 +242,7 @@ func (w *World) activation(name string, c Call) (Value, *UsageError, *Panic) {
 		if p != nil {
 			return nil, nil, p
 		}
-		w.compute(s, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Unary("sigmoid", t.values) })
+		w.compute(s, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Unary("sigmoid", t.vals()) })
 		return w.runRow(opTable["mul"], t, argList{c: Call{Args: []Value{s}}, method: true})
 	}
 	out, p := w.unaryOp(t, op, KindFloat, nil, t.dtype)
@@ -254,17 +254,17 @@ func (w *World) activation(name string, c Call) (Value, *UsageError, *Panic) {
 		case "softmax", "log_softmax":
 			dim, _ := a.int(1)
 			if name == "softmax" {
-				return tensor.Softmax(t.values, normDim(dim, t.Rank()))
+				return tensor.Softmax(t.vals(), normDim(dim, t.Rank()))
 			}
-			return tensor.LogSoftmax(t.values, normDim(dim, t.Rank()))
+			return tensor.LogSoftmax(t.vals(), normDim(dim, t.Rank()))
 		case "leaky_relu":
 			slope, ue := a.float(1)
 			if ue != nil {
 				return nil, tensor.ErrKind
 			}
-			return tensor.LeakyRelu(t.values, slope), nil
+			return tensor.LeakyRelu(t.vals(), slope), nil
 		}
-		return tensor.Unary(name, t.values)
+		return tensor.Unary(name, t.vals())
 	})
 	return out, nil, nil
 }
@@ -343,7 +343,7 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 		if !ok || !w.budget.TakeWork(work) {
 			return nil, tensor.ErrBudget
 		}
-		return tensor.Matmul(input.values, weight.values)
+		return tensor.Matmul(input.vals(), weight.vals())
 	})
 	w.recordOp("float_matmul", pl, out)
 	if bias != nil {
@@ -362,7 +362,7 @@ func (w *World) linear(x, weight, bias *Tensor) (Value, *UsageError, *Panic) {
 		}
 		sum := w.output(pl, KindFloat, outShape, out.dtype)
 		product := out
-		w.compute(sum, []*Tensor{product, b}, func() (*tensor.Tensor, error) { return tensor.Binary("add", product.values, b.values) })
+		w.compute(sum, []*Tensor{product, b}, func() (*tensor.Tensor, error) { return tensor.Binary("add", product.vals(), b.vals()) })
 		w.recordOp("float_add", pl, sum)
 		out = sum
 	}

@@ -36,11 +36,11 @@ func TestCreationCompositions(t *testing.T) {
 	for _, c := range cases {
 		before := len(fx.w.Trace())
 		out, ok := mustCall(t, fx.w, c.call).(*Tensor)
-		if !ok || out.values == nil {
+		if !ok || out.vals() == nil {
 			t.Errorf("%s: no values", c.name)
 			continue
 		}
-		if got := out.values.Preview(64); got != c.want {
+		if got := out.vals().Preview(64); got != c.want {
 			t.Errorf("%s = %s, want %s", c.name, got, c.want)
 		}
 		if got := lastOps(fx.w, len(fx.w.Trace())-before); got != c.ops {
@@ -66,7 +66,7 @@ func TestCreationCompositions(t *testing.T) {
 				row, col := int64(k/int(w))%h, int64(k%int(w))
 				// true where the element is masked out: outside the part.
 				want := map[string]bool{"triu_mask": col-row < off, "tril_mask": col-row > off, "diag_mask": col-row != off}[name]
-				if got := out.values.Data.Bool(k); got != want {
+				if got := out.vals().Data.Bool(k); got != want {
 					t.Fatalf("%s([2, %d, %d], %d) at (%d, %d) = %v", name, h, w, off, row, col, got)
 				}
 			}
@@ -79,7 +79,7 @@ func TestCreationCompositions(t *testing.T) {
 func TestCartesianGrid(t *testing.T) {
 	fx := newOpFixture(t)
 	out := mustCall(t, fx.w, fnG("Tensor::cartesian_grid", []string{"2", "Int"}, dims(2, 3), ref(fx.d))).(*Tensor)
-	if got := out.values.Preview(64); got != "[[[0, 0], [0, 1], [0, 2]], [[1, 0], [1, 1], [1, 2]]]" {
+	if got := out.vals().Preview(64); got != "[[[0, 0], [0, 1], [0, 2]], [[1, 0], [1, 1], [1, 2]]]" {
 		t.Errorf("cartesian_grid([2, 3]) = %s", got)
 	}
 	if !sameShape(out.shape, []int64{2, 3, 2}) || out.kind != KindInt {
@@ -89,8 +89,8 @@ func TestCartesianGrid(t *testing.T) {
 	for k := range 6 {
 		// Element (a, 0, c) holds [a, 0, c].
 		a, c := int64(k/3), int64(k%3)
-		if g.values.Data.Int(3*k) != a || g.values.Data.Int(3*k+1) != 0 || g.values.Data.Int(3*k+2) != c {
-			t.Fatalf("cartesian_grid([2, 1, 3]) = %s", g.values.Preview(64))
+		if g.vals().Data.Int(3*k) != a || g.vals().Data.Int(3*k+1) != 0 || g.vals().Data.Int(3*k+2) != c {
+			t.Fatalf("cartesian_grid([2, 1, 3]) = %s", g.vals().Preview(64))
 		}
 	}
 }

@@ -41,6 +41,6 @@ func (w *World) ctcLoss(c Call) (Value, *UsageError, *Panic) {
 		if !ok || !w.budget.TakeWork(work) || !w.budget.TakeShape([]int64{ts[0].shape[0], ts[0].shape[1], 2*ts[1].shape[1] + 1}) {
 			return nil, tensor.ErrBudget
 		}
-		return tensor.CTCLoss(ts[0].values, &ts[1].values.Data, &ts[2].values.Data, &ts[3].values.Data, int(blank))
+		return tensor.CTCLoss(ts[0].vals(), &ts[1].vals().Data, &ts[2].vals().Data, &ts[3].vals().Data, int(blank))
 	})
 }

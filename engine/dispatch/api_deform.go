@@ -117,15 +117,15 @@ func (w *World) deformConv2d(c Call) (Value, *UsageError, *Panic) {
 		}
 		var mv, bv *tensor.Tensor
 		if mask != nil {
-			mv = mask.values
+			mv = mask.vals()
 		}
 		if bias != nil {
-			bv = bias.values
+			bv = bias.vals()
 		}
 		o := tensor.DeformConv{WeightGroups: int(opts.weightGroups), OffsetGroups: int(opts.offsetGroups)}
 		for i := range 2 {
 			o.Stride[i], o.Padding[i], o.Dilation[i] = int(opts.stride[i]), int(opts.padding[i]), int(opts.dilation[i])
 		}
-		return tensor.DeformConv2d(x.values, offset.values, weight.values, mv, bv, o)
+		return tensor.DeformConv2d(x.vals(), offset.vals(), weight.vals(), mv, bv, o)
 	})
 }

@@ -61,7 +61,7 @@ func TestBitwiseMethods(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := mustCall(t, fx.w, c.call).(*Tensor)
-		if got := out.values.Preview(16); got != c.want {
+		if got := out.vals().Preview(16); got != c.want {
 			t.Errorf("%s = %s, want %s", c.call.Method, got, c.want)
 		}
 		if got := lastOps(fx.w, 1); got != c.trop {
@@ -116,7 +116,7 @@ func TestFoldedDimsReductions(t *testing.T) {
 	for _, c := range cases {
 		before := len(fx.w.Trace())
 		out := mustCall(t, fx.w, c.call).(*Tensor)
-		if got := out.values.Preview(32); got != c.want {
+		if got := out.vals().Preview(32); got != c.want {
 			t.Errorf("%s%s = %s, want %s", c.call.Method, Debug(c.call.Args[0]), got, c.want)
 		}
 		if got := lastOps(fx.w, len(fx.w.Trace())-before); got != c.ops {
@@ -125,7 +125,7 @@ func TestFoldedDimsReductions(t *testing.T) {
 	}
 	sq := Call{Recv: m, Method: "sum_dims_squeeze", Args: []Value{arr(i(1))}, Generics: [][]string{{"1"}}}
 	out := mustCall(t, fx.w, sq).(*Tensor)
-	if got := out.values.Preview(32); got != "[-3.0, 3.0]" || out.Rank() != 1 {
+	if got := out.vals().Preview(32); got != "[-3.0, 3.0]" || out.Rank() != 1 {
 		t.Errorf("sum_dims_squeeze::<1>(&[1]) = %s (rank %d)", got, out.Rank())
 	}
 	if p := mustPanic(t, fx.w, method(m, "max_dims", arr(i(2)))); !strings.Contains(p.Message, "Max Dim") && !strings.Contains(p.Message, "dim") {
@@ -156,8 +156,8 @@ func TestBoolTensorOps(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := mustCall(t, fx.w, c.call).(*Tensor)
-		if out.values == nil || out.values.Preview(16) != c.want {
-			t.Errorf("bool %s = %v, want %s", c.call.Method, out.values, c.want)
+		if out.vals() == nil || out.vals().Preview(16) != c.want {
+			t.Errorf("bool %s = %v, want %s", c.call.Method, out.vals(), c.want)
 			continue
 		}
 		if got := lastOps(fx.w, 1); got != c.trop {
@@ -166,7 +166,7 @@ func TestBoolTensorOps(t *testing.T) {
 	}
 	// A bool scalar is an ElementConversion for the other kinds as well.
 	out := mustCall(t, fx.w, method(fx.floats("1", arr(f(0.5))), "add_scalar", Bool(true))).(*Tensor)
-	if got := out.values.Preview(8); got != "[1.5]" {
+	if got := out.vals().Preview(8); got != "[1.5]" {
 		t.Errorf("add_scalar(true) = %s", got)
 	}
 }

@@ -29,8 +29,8 @@ func TestFloatPredicates(t *testing.T) {
 	for _, c := range cases {
 		before := len(fx.w.Trace())
 		out := mustCall(t, fx.w, c.call).(*Tensor)
-		if out.values == nil || out.values.Preview(16) != c.want {
-			t.Errorf("%s = %v, want %s", c.call.Method, out.values, c.want)
+		if out.vals() == nil || out.vals().Preview(16) != c.want {
+			t.Errorf("%s = %v, want %s", c.call.Method, out.vals(), c.want)
 		}
 		if got := lastOps(fx.w, len(fx.w.Trace())-before); c.ops != "" && got != c.ops {
 			t.Errorf("%s dispatches %q, want %q", c.call.Method, got, c.ops)
@@ -44,9 +44,9 @@ func TestFloatPredicates(t *testing.T) {
 		t.Errorf("all_close of far values = %v", v)
 	}
 	r := mustCall(t, fx.w, method(a, "random_like", &Enum{Type: "Distribution", Variant: "Uniform", Fields: []Value{f(5), f(6)}})).(*Tensor)
-	if lastOps(fx.w, 1) != "float_random" || !sameShape(r.shape, []int64{2}) || r.values == nil ||
-		r.values.F[0] < 5 || r.values.F[0] >= 6 {
-		t.Errorf("random_like: %s %v %v", lastOps(fx.w, 1), r.shape, r.values)
+	if lastOps(fx.w, 1) != "float_random" || !sameShape(r.shape, []int64{2}) || r.vals() == nil ||
+		r.vals().F[0] < 5 || r.vals().F[0] >= 6 {
+		t.Errorf("random_like: %s %v %v", lastOps(fx.w, 1), r.shape, r.vals())
 	}
 	if v, ok := BurnConst([]string{"burn_tensor", "DEFAULT_RTOL"}); !ok || v.(Float).V != 1e-5 {
 		t.Errorf("DEFAULT_RTOL = %v", v)

@@ -128,7 +128,7 @@ func (w *World) gridSample2d(t *Tensor, a argList) (Value, *UsageError, *Panic) 
 		if !ok {
 			return nil, tensor.ErrKind
 		}
-		return tensor.FromFloats(gridSampleValues(t.values, grid.values, opts), intDims(out.shape), dt)
+		return tensor.FromFloats(gridSampleValues(t.vals(), grid.vals(), opts), intDims(out.shape), dt)
 	})
 	return out, nil, nil
 }

@@ -19,7 +19,7 @@ func TestGridSample2d(t *testing.T) {
 		if op := lastOps(fx.w, 1); op != "float_grid_sample_2d" || !sameShape(out.shape, []int64{1, 1, 1, 1}) {
 			t.Errorf("grid_sample_2d dispatches %s with shape %v", op, out.shape)
 		}
-		return out.values.Preview(8)
+		return out.vals().Preview(8)
 	}
 	cases := []struct {
 		name string

@@ -15,16 +15,16 @@ func TestAffineGrid2d(t *testing.T) {
 	}
 	id := fx.floats("3", arr(arr(arr(f(1), f(0), f(0)), arr(f(0), f(1), f(0)))))
 	out := grid(id, dims(1, 3, 2, 2))
-	if got := out.values.Preview(64); got != "[[[[-1.0, -1.0], [1.0, -1.0]], [[-1.0, 1.0], [1.0, 1.0]]]]" {
+	if got := out.vals().Preview(64); got != "[[[[-1.0, -1.0], [1.0, -1.0]], [[-1.0, 1.0], [1.0, 1.0]]]]" {
 		t.Errorf("identity grid = %s", got)
 	}
 	shift := fx.floats("3", arr(arr(arr(f(1), f(0), f(0.5)), arr(f(0), f(2), f(0)))))
-	if got := grid(shift, dims(1, 1, 2, 3)).values.Preview(64); got != "[[[[-0.5, -2.0], [0.5, -2.0], [1.5, -2.0]], [[-0.5, 2.0], [0.5, 2.0], [1.5, 2.0]]]]" {
+	if got := grid(shift, dims(1, 1, 2, 3)).vals().Preview(64); got != "[[[[-0.5, -2.0], [0.5, -2.0], [1.5, -2.0]], [[-0.5, 2.0], [0.5, 2.0], [1.5, 2.0]]]]" {
 		t.Errorf("scaled and shifted grid = %s", got)
 	}
 	// A height of 1 divides 0 by (1 - 1) / 2 = 0: Burn's y is NaN, and so
 	// is every coordinate it is multiplied into.
-	if got := grid(shift, dims(1, 1, 1, 2)).values.Preview(64); got != "[[[[NaN, NaN], [NaN, NaN]]]]" {
+	if got := grid(shift, dims(1, 1, 1, 2)).vals().Preview(64); got != "[[[[NaN, NaN], [NaN, NaN]]]]" {
 		t.Errorf("grid of height 1 = %s", got)
 	}
 	r := rand.New(rand.NewPCG(5, 2))
@@ -51,7 +51,7 @@ func TestAffineGrid2d(t *testing.T) {
 					v := vals[k]
 					at := int(((k*h+yi)*w + xi) * 2)
 					for c, want := range []float64{v[0]*x + v[1]*y + v[2], v[3]*x + v[4]*y + v[5]} {
-						if got := out.values.F[at+c]; got-want > 1e-5 || want-got > 1e-5 {
+						if got := out.vals().F[at+c]; got-want > 1e-5 || want-got > 1e-5 {
 							t.Fatalf("grid[%d, %d, %d, %d] = %v, want %v", k, yi, xi, c, got, want)
 						}
 					}
@@ -71,7 +71,7 @@ func TestMeshgrid(t *testing.T) {
 		out := mustCall(t, fx.w, Call{Path: []string{"burn_tensor", "grid", "meshgrid"}, Args: []Value{ref(arr(x, y)), opts}}).(*Array)
 		var got []string
 		for _, e := range out.Elems {
-			got = append(got, e.(*Tensor).values.Preview(32))
+			got = append(got, e.(*Tensor).vals().Preview(32))
 		}
 		return got
 	}
@@ -95,7 +95,7 @@ func TestMeshgrid(t *testing.T) {
 		t.Errorf("Cartesian meshgrid = %v", got)
 	}
 	st := mustCall(t, fx.w, Call{Path: []string{"grid", "meshgrid_stack"}, Args: []Value{ref(arr(x, y)), &Enum{Type: "IndexPos", Variant: "Last"}}}).(*Tensor)
-	if got := st.values.Preview(64); got != "[[[1, 5], [1, 6]], [[2, 5], [2, 6]], [[3, 5], [3, 6]]]" {
+	if got := st.vals().Preview(64); got != "[[[1, 5], [1, 6]], [[2, 5], [2, 6]], [[3, 5], [3, 6]]]" {
 		t.Errorf("meshgrid_stack(Last) = %s", got)
 	}
 }

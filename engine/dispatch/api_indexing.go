@@ -66,7 +66,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		pl, p := w.routeBinaryFloat(t, o)
 		v, ue, p := w.finish("float_cross", t, pl, p, KindFloat, broadcastShape(t.shape, o.shape), t.dtype)
 		return w.computed(v, ue, p, []*Tensor{t, o}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.Cross(t.values, o.values, normDim(dim, rank))
+			return tensor.Cross(t.vals(), o.vals(), normDim(dim, rank))
 		})
 	case "gather_nd":
 		idx, ue := intTensorArg(a, 0)
@@ -91,7 +91,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		pl, p := w.routeIndexed(t, idx)
 		v, ue, p := w.finish(op, t, pl, p, t.kind, shape, t.dtype)
 		return w.computed(v, ue, p, []*Tensor{t, idx}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.GatherNd(t.values, idx.values)
+			return tensor.GatherNd(t.vals(), idx.vals())
 		})
 	case "scatter_nd":
 		idx, ue := intTensorArg(a, 0)
@@ -115,7 +115,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		pl, p := routeMulti([]namedInput{{name: "data", t: t}, {name: "indices", t: idx, arg: 1}, {name: "values", t: values, arg: 2}})
 		v, ue, p := w.finish(op, t, pl, p, t.kind, t.shape, t.dtype)
 		return w.computed(v, ue, p, []*Tensor{t, idx, values}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.ScatterNd(t.values, idx.values, values.values, strings.ToLower(update))
+			return tensor.ScatterNd(t.vals(), idx.vals(), values.vals(), strings.ToLower(update))
 		})
 	case "select_assign":
 		dim, ue := a.int(0)
@@ -154,7 +154,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			if !ok {
 				return nil, tensor.ErrUnknownOp
 			}
-			return tensor.SelectAssign(t.values, normDim(dim, rank), idx.values, values.values, how)
+			return tensor.SelectAssign(t.vals(), normDim(dim, rank), idx.vals(), values.vals(), how)
 		})
 	case "movedim":
 		src, ue := movedimArg(a, 0)
@@ -170,7 +170,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_permute", movedShape(t.shape, src.Dims, dst.Dims))
 		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.Permute(t.values, movedAxes(rank, src.Dims, dst.Dims))
+			return tensor.Permute(t.vals(), movedAxes(rank, src.Dims, dst.Dims))
 		})
 	case "unsqueeze_dims":
 		axes, ue := intsArg(a, 0)
@@ -185,7 +185,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_reshape", unsqueezedShape(t.shape, rank2, axes))
 		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
-			return tensor.Reshape(t.values, intDims(out.shape))
+			return tensor.Reshape(t.vals(), intDims(out.shape))
 		})
 	case "squeeze_dims":
 		dims, ue := intsArg(a, 0)
@@ -201,7 +201,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		v, ue, p := w.unaryResult(t, t.kind.opPrefix()+"_reshape", shape)
 		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
-			return tensor.Reshape(t.values, intDims(out.shape))
+			return tensor.Reshape(t.vals(), intDims(out.shape))
 		})
 	case "unfold":
 		dim, ue := a.int(0)
@@ -230,7 +230,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		v, ue, p := w.unaryResult(t, op, shape)
 		return w.computed(v, ue, p, []*Tensor{t}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.Unfold(t.values, d, int(size), int(step))
+			return tensor.Unfold(t.vals(), d, int(size), int(step))
 		})
 	case "take":
 		dim, ue := a.int(0)
@@ -254,11 +254,11 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		v, ue, p := w.finish(t.kind.opPrefix()+"_select", t, pl, p, t.kind, shape, t.dtype)
 		// take is select with the indices flattened, reshaped after.
 		return w.computed(v, ue, p, []*Tensor{t, idx}, func(out *Tensor) (*tensor.Tensor, error) {
-			flat, err := tensor.Reshape(idx.values, []int{idx.values.NumElements()})
+			flat, err := tensor.Reshape(idx.vals(), []int{idx.vals().NumElements()})
 			if err != nil {
 				return nil, err
 			}
-			selected, err := tensor.Select(t.values, d, flat)
+			selected, err := tensor.Select(t.vals(), d, flat)
 			if err != nil {
 				return nil, err
 			}
@@ -292,7 +292,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			if !ok {
 				return nil, tensor.ErrShape
 			}
-			return tensor.SliceAssign(t.values, ranges, values.values)
+			return tensor.SliceAssign(t.vals(), ranges, values.vals())
 		})
 	case "mask_select":
 		mask, ok := a.get(0).(*Tensor)
@@ -304,10 +304,10 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 		}
 		pl, p := w.routeIndexed(t, mask)
 		n, _ := numElements(t.shape)
-		known := mask.values != nil && mask.values.NumElements() == int(n)
+		known := mask.hasVals() && mask.vals().NumElements() == int(n)
 		if known {
 			// The mask's values are known, so is the result's length.
-			n = int64(tensor.CountTrue(mask.values))
+			n = int64(tensor.CountTrue(mask.vals()))
 		}
 		out, ue, p := w.finish(op, t, pl, p, t.kind, []int64{n}, t.dtype)
 		if p == nil && ue == nil && w.wasm() && asyncRead(t.on) {
@@ -319,7 +319,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			w.trace[len(w.trace)-1].Note = "the length is the number of true values in the mask; the shape shows its upper bound"
 		}
 		return w.computed(out, ue, p, []*Tensor{t, mask}, func(*Tensor) (*tensor.Tensor, error) {
-			return tensor.MaskSelect(t.values, mask.values)
+			return tensor.MaskSelect(t.vals(), mask.vals())
 		})
 	case "quantize_dynamic":
 		return w.quantizeDynamic(t, a)
@@ -367,7 +367,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			if err != nil {
 				return nil, err
 			}
-			return tensor.MaskFill(t.values, mask, tensor.IntScalar(0))
+			return tensor.MaskFill(t.vals(), mask, tensor.IntScalar(0))
 		})
 	}
 	return nil, errUnknownMethod(tensorStruct, c.Method), nil
@@ -454,7 +454,7 @@ func (w *World) split(t *Tensor, method string, a argList) (Value, *UsageError, 
 			return nil, nil, p
 		}
 		from := start
-		w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Narrow(t.values, d, from, int(s)) })
+		w.compute(out, []*Tensor{t}, func() (*tensor.Tensor, error) { return tensor.Narrow(t.vals(), d, from, int(s)) })
 		start += int(s)
 		parts = append(parts, out)
 	}

@@ -127,7 +127,7 @@ func (w *World) interpolate(c Call) (Value, *UsageError, *Panic) {
 		if !ok || !w.budget.TakeWork(work) {
 			return nil, tensor.ErrBudget
 		}
-		return tensor.Interpolate(x.values, int(size[0]), int(size[1]), opts.mode, opts.alignCorners)
+		return tensor.Interpolate(x.vals(), int(size[0]), int(size[1]), opts.mode, opts.alignCorners)
 	})
 }
 

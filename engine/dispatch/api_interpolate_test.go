@@ -59,8 +59,8 @@ func TestInterpolateBackendPanics(t *testing.T) {
 			h = 0
 		}
 		out := mustCall(t, w, fn("interpolate", ones(t, w, c.d, "", 1, 1, h, 3), dims(4, 4), opts(c.mode))).(*Tensor)
-		if !slices.Equal(out.Shape(), []int64{1, 1, 4, 4}) || out.values != nil {
-			t.Errorf("%s on %s: shape %v, values %v", c.mode, c.d.backend, out.Shape(), out.values != nil)
+		if !slices.Equal(out.Shape(), []int64{1, 1, 4, 4}) || out.vals() != nil {
+			t.Errorf("%s on %s: shape %v, values %v", c.mode, c.d.backend, out.Shape(), out.vals() != nil)
 		}
 	}
 }

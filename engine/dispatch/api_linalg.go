@@ -88,7 +88,7 @@ func (w *World) linalgFunction(name string, c Call) (Value, *UsageError, *Panic)
 	switch name {
 	case "det":
 		return w.computed(v, ue, p, []*Tensor{t}, func(out *Tensor) (*tensor.Tensor, error) {
-			return tensor.Det(t.values, intDims(out.shape))
+			return tensor.Det(t.vals(), intDims(out.shape))
 		})
 	case "lu":
 		if ue == nil && p == nil {

@@ -439,10 +439,10 @@ func (w *World) lpNorm(t *Tensor, p float64, dim int) (Value, *UsageError, *Pani
 // Burn's unblocked algorithm does; they stay shapes only for a tracked
 // input or a matrix Burn factors by blocks.
 func (w *World) luValues(t *Tensor, outs Tuple) {
-	if t.values == nil || len(outs) != 3 {
+	if !t.hasVals() || len(outs) != 3 {
 		return
 	}
-	p, l, u, err := tensor.LU(t.values)
+	p, l, u, err := tensor.LU(t.vals())
 	if err != nil {
 		return
 	}

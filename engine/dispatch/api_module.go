@@ -206,9 +206,9 @@ func (w *World) conv(name string, c Call) (Value, *UsageError, *Panic) {
 		}
 		var b *tensor.Tensor
 		if bias != nil {
-			b = bias.values
+			b = bias.vals()
 		}
-		return tensor.Convolution(x.values, weight.values, b, tensor.Conv{Stride: intDims(opts.stride), Padding: intDims(opts.padding),
+		return tensor.Convolution(x.vals(), weight.vals(), b, tensor.Conv{Stride: intDims(opts.stride), Padding: intDims(opts.padding),
 			Dilation: intDims(opts.dilation), PaddingOut: intDims(opts.paddingOut), Groups: int(opts.groups), Transpose: transpose})
 	})
 }
@@ -286,7 +286,7 @@ func (w *World) prelu(c Call) (Value, *UsageError, *Panic) {
 	pl, p := w.routeBinaryFloat(x, weight)
 	v, ue, p := w.finish("prelu", x, pl, p, KindFloat, x.shape, x.dtype)
 	if out, ok := v.(*Tensor); ok {
-		w.compute(out, []*Tensor{x, weight}, func() (*tensor.Tensor, error) { return tensor.Binary("prelu", x.values, weight.values) })
+		w.compute(out, []*Tensor{x, weight}, func() (*tensor.Tensor, error) { return tensor.Binary("prelu", x.vals(), weight.vals()) })
 	}
 	return v, ue, p
 }

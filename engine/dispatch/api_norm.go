@@ -56,7 +56,7 @@ func (w *World) batchNorm(c Call) (Value, *UsageError, *Panic) {
 		shape[1] = int(channels)
 		vals := make([]*tensor.Tensor, 4)
 		for i := range vals {
-			r, err := tensor.Reshape(ts[i+1].values, shape)
+			r, err := tensor.Reshape(ts[i+1].vals(), shape)
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +70,7 @@ func (w *World) batchNorm(c Call) (Value, *UsageError, *Panic) {
 		if std, err = tensor.Unary("sqrt", std); err != nil {
 			return nil, err
 		}
-		out, err := tensor.Binary("sub", x.values, mean)
+		out, err := tensor.Binary("sub", x.vals(), mean)
 		if err != nil {
 			return nil, err
 		}
@@ -150,11 +150,11 @@ func (w *World) layerNorm(c Call) (Value, *UsageError, *Panic) {
 	}
 	return w.computed(v, ue, p, inputs, func(*Tensor) (*tensor.Tensor, error) {
 		last := x.Rank() - 1
-		mean, err := tensor.ReduceDim("mean_dim", x.values, last, x.values.DType)
+		mean, err := tensor.ReduceDim("mean_dim", x.vals(), last, x.vals().DType)
 		if err != nil {
 			return nil, err
 		}
-		centered, err := tensor.Binary("sub", x.values, mean)
+		centered, err := tensor.Binary("sub", x.vals(), mean)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +183,7 @@ func (w *World) layerNorm(c Call) (Value, *UsageError, *Panic) {
 			broadcast[i] = 1
 		}
 		broadcast[last] = int(dModel)
-		g, err := tensor.Reshape(gamma.values, broadcast)
+		g, err := tensor.Reshape(gamma.vals(), broadcast)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +191,7 @@ func (w *World) layerNorm(c Call) (Value, *UsageError, *Panic) {
 			return nil, err
 		}
 		if beta != nil {
-			b, err := tensor.Reshape(beta.values, broadcast)
+			b, err := tensor.Reshape(beta.vals(), broadcast)
 			if err != nil {
 				return nil, err
 			}

@@ -65,7 +65,7 @@ func (w *World) pool(name string, c Call) (Value, *UsageError, *Panic) {
 			if !ok || !w.budget.TakeWork(work) {
 				return nil, tensor.ErrBudget
 			}
-			return tensor.AdaptiveAvgPool(x.values, intDims(size))
+			return tensor.AdaptiveAvgPool(x.vals(), intDims(size))
 		})
 	}
 	var geo [4][]int64 // kernel, stride, padding, dilation
@@ -119,7 +119,7 @@ func (w *World) pool(name string, c Call) (Value, *UsageError, *Panic) {
 			if !payWork() {
 				return nil, tensor.ErrBudget
 			}
-			return tensor.AvgPool(x.values, opts)
+			return tensor.AvgPool(x.vals(), opts)
 		})
 	}
 	withIndices := len(name) > 13
@@ -138,7 +138,7 @@ func (w *World) pool(name string, c Call) (Value, *UsageError, *Panic) {
 		if !ok {
 			return nil, tensor.ErrKind
 		}
-		o, idx, err := tensor.MaxPool(x.values, opts, dt)
+		o, idx, err := tensor.MaxPool(x.vals(), opts, dt)
 		indices = idx
 		return o, err
 	})
@@ -146,8 +146,8 @@ func (w *World) pool(name string, c Call) (Value, *UsageError, *Panic) {
 		return out, nil, nil
 	}
 	idx := w.newTensor(KindInt, shape, indexDType, out.on)
-	if indices != nil && out.values != nil && w.budget.TakeShape(shape) {
-		idx.values = indices
+	if indices != nil && out.hasVals() && w.budget.TakeShape(shape) {
+		idx.val = indices
 	}
 	return Tuple{out, idx}, nil, nil
 }
@@ -216,8 +216,8 @@ func (w *World) moduleBackward(name string, c Call) (Value, *UsageError, *Panic)
 			}
 			conv := tensor.Conv{Stride: intDims(opts.stride), Padding: intDims(opts.padding), Dilation: intDims(opts.dilation), Groups: int(opts.groups)}
 			return tensor.VJP(func(wt *tensor.Tensor) (*tensor.Tensor, error) {
-				return tensor.Convolution(x.values.Detach(), wt, nil, conv)
-			}, weight.values, grad.values, w.budget)
+				return tensor.Convolution(x.vals().Detach(), wt, nil, conv)
+			}, weight.vals(), grad.vals(), w.budget)
 		})
 	}
 	geo := make([][]int64, 3)
@@ -253,7 +253,7 @@ func (w *World) moduleBackward(name string, c Call) (Value, *UsageError, *Panic)
 				return nil, tensor.ErrBudget
 			}
 			o := tensor.Pool{Kernel: intDims(geo[0]), Stride: intDims(geo[1]), Padding: intDims(geo[2]), CeilMode: ceil, CountIncludePad: countPad}
-			return tensor.VJP(func(t *tensor.Tensor) (*tensor.Tensor, error) { return tensor.AvgPool(t, o) }, x.values, grad.values, w.budget)
+			return tensor.VJP(func(t *tensor.Tensor) (*tensor.Tensor, error) { return tensor.AvgPool(t, o) }, x.vals(), grad.vals(), w.budget)
 		})
 	}
 	// max_pool2d_with_indices_backward(x, kernel, stride, padding, dilation, ceil_mode, output_grad, indices):
@@ -282,6 +282,6 @@ func (w *World) moduleBackward(name string, c Call) (Value, *UsageError, *Panic)
 	}
 	v, ue, p := w.finish(name, x, pl, p, KindFloat, x.shape, x.dtype)
 	return w.computed(v, ue, p, []*Tensor{x, grad, indices}, func(*Tensor) (*tensor.Tensor, error) {
-		return tensor.MaxPoolBackward(x.values, grad.values, indices.values)
+		return tensor.MaxPoolBackward(x.vals(), grad.vals(), indices.vals())
 	})
 }

@@ -284,7 +284,7 @@ func (w *World) setQuantized(out *Tensor, q *tensor.QTensor) {
 		return
 	}
 	out.q = q
-	out.values = q.DequantizeTensor(tensor.F32)
+	out.val = q.DequantizeTensor(tensor.F32)
 }
 
 // blockDivisibility is reduce_blocks' assertion, which quantize_dynamic
@@ -320,9 +320,9 @@ func (w *World) quantizeDynamic(t *Tensor, a argList) (Value, *UsageError, *Pani
 	if p != nil {
 		return nil, nil, p
 	}
-	if t.values != nil && computesQuantized(t.on) {
-		if f, ok := tensor.F32Values(t.values); ok {
-			if q, err := dispatchQuantize(f, t.values.Shape, s); err == nil {
+	if t.hasVals() && computesQuantized(t.on) {
+		if f, ok := tensor.F32Values(t.vals()); ok {
+			if q, err := dispatchQuantize(f, t.vals().Shape, s); err == nil {
 				w.setQuantized(out, q)
 			}
 		}
@@ -337,9 +337,9 @@ func (w *World) dequantizeTo(t *Tensor, dtype DType) (*Tensor, *Panic) {
 	if p != nil {
 		return nil, p
 	}
-	if t.values != nil {
+	if t.hasVals() {
 		if dt, ok := valueDType(dtype); ok && w.budget.TakeShape(out.shape) {
-			out.values = tensor.Cast(t.values.Detach(), dt)
+			out.val = tensor.Cast(t.vals().Detach(), dt)
 		}
 	}
 	return out, nil
@@ -443,9 +443,9 @@ func (w *World) requantize(out *Tensor, s tensor.QuantScheme) (*Tensor, *Panic) 
 	if p != nil {
 		return nil, p
 	}
-	if out.values != nil && computesQuantized(out.on) {
-		if f, ok := tensor.F32Values(out.values); ok {
-			if qt, err := dispatchQuantize(f, out.values.Shape, s); err == nil {
+	if out.hasVals() && computesQuantized(out.on) {
+		if f, ok := tensor.F32Values(out.vals()); ok {
+			if qt, err := dispatchQuantize(f, out.vals().Shape, s); err == nil {
 				w.setQuantized(q, qt)
 			}
 		}
@@ -477,7 +477,7 @@ func dispatchQuantize(f []float32, shape []int, s tensor.QuantScheme) (*tensor.Q
 // scales reproduces exactly; a block scheme is requantized with the
 // scheme following the move (block_safe_layout_op, qtensor.rs:376-394).
 func (w *World) keepQuantized(row opRow, in *Tensor, args opArgs, a argList, out *Tensor) {
-	if in.q == nil || in.values == nil || out.kind != KindQFloat || !computesQuantized(in.on) {
+	if in.q == nil || !in.hasVals() || out.kind != KindQFloat || !computesQuantized(in.on) {
 		return
 	}
 	s := in.q.Scheme
@@ -503,14 +503,14 @@ func (w *World) keepQuantized(row opRow, in *Tensor, args opArgs, a argList, out
 	fin, fout := *in, *out
 	fin.kind, fin.dtype = KindFloat, F32
 	fout.kind, fout.dtype = KindFloat, F32
-	fout.values = nil
+	fout.setVals(nil)
 	w.compute(&fout, append([]*Tensor{&fin}, args.tensors...), func() (*tensor.Tensor, error) {
 		return w.rowValues(row, &fin, args, a, &fout)
 	})
-	if fout.values == nil {
+	if !fout.hasVals() {
 		return
 	}
-	f, ok := tensor.F32Values(fout.values)
+	f, ok := tensor.F32Values(fout.vals())
 	if !ok {
 		return
 	}
@@ -521,12 +521,12 @@ func (w *World) keepQuantized(row opRow, in *Tensor, args opArgs, a argList, out
 		if in.q.HasGlobal {
 			g = &in.q.Global
 		}
-		q, err = tensor.Quantize(f, fout.values.Shape, s, in.q.Scales, g)
+		q, err = tensor.Quantize(f, fout.vals().Shape, s, in.q.Scales, g)
 	} else {
-		q, err = tensor.QuantizeDynamic(f, fout.values.Shape, s)
+		q, err = tensor.QuantizeDynamic(f, fout.vals().Shape, s)
 	}
 	if err == nil {
-		out.q, out.values = q, q.DequantizeTensor(tensor.F32)
+		out.q, out.val = q, q.DequantizeTensor(tensor.F32)
 	}
 }
 
@@ -827,7 +827,7 @@ func (w *World) qCat(tensors []*Tensor, d int, shape []int64) (Value, *UsageErro
 	w.compute(out, floats, func() (*tensor.Tensor, error) {
 		values := make([]*tensor.Tensor, len(floats))
 		for i, t := range floats {
-			values[i] = t.values
+			values[i] = t.vals()
 		}
 		return tensor.Cat(values, d)
 	})
@@ -978,11 +978,11 @@ func (w *World) quantizationFunction(name string, c Call) (Value, *UsageError, *
 		if p != nil {
 			return nil, nil, p
 		}
-		if f, ok := tensor.F32Values(t.values); ok {
-			if l, h, sh, err := tensor.ComputeRange(f, t.values.Shape, s, cal); err == nil {
+		if f, ok := tensor.F32Values(t.vals()); ok {
+			if l, h, sh, err := tensor.ComputeRange(f, t.vals().Shape, s, cal); err == nil {
 				dt, _ := valueDType(t.dtype)
 				if w.budget.TakeShape(lo.shape) && w.budget.TakeShape(hi.shape) {
-					lo.values, hi.values = floatTensorOf(l, sh, dt), floatTensorOf(h, sh, dt)
+					lo.val, hi.val = floatTensorOf(l, sh, dt), floatTensorOf(h, sh, dt)
 				}
 			}
 		}
@@ -1028,13 +1028,13 @@ func (w *World) quantizationFunction(name string, c Call) (Value, *UsageError, *
 			w.recordOp("float_clamp_min", pl, g)
 			global = &Enum{Type: "Option", Variant: "Some", Fields: []Value{g}}
 		}
-		if fl, ok := tensor.F32Values(lo.values); ok {
-			if fh, ok := tensor.F32Values(hi.values); ok && len(fl) == len(fh) && sameDims(lo.values.Shape, hi.shape) {
+		if fl, ok := tensor.F32Values(lo.vals()); ok {
+			if fh, ok := tensor.F32Values(hi.vals()); ok && len(fl) == len(fh) && sameDims(lo.vals().Shape, hi.shape) {
 				if sc, gv, _, err := tensor.ComputeQParams(s, fl, fh); err == nil && w.budget.TakeShape(scales.shape) {
 					dt, _ := valueDType(lo.dtype)
-					scales.values = floatTensorOf(sc, lo.values.Shape, dt)
+					scales.val = floatTensorOf(sc, lo.vals().Shape, dt)
 					if g != nil {
-						g.values = floatTensorOf([]float32{gv}, []int{1}, tensor.F32)
+						g.val = floatTensorOf([]float32{gv}, []int{1}, tensor.F32)
 					}
 				}
 			}
@@ -1117,19 +1117,19 @@ func (w *World) quantizeMethod(t *Tensor, c Call) (Value, *UsageError, *Panic) {
 	out := w.output(pl, KindQFloat, t.shape, qfloatDType(storedScheme(t.on, s)))
 	w.recordOp("quantize", pl, out)
 	if computesQuantized(t.on) {
-		f, ok1 := tensor.F32Values(t.values)
-		sc, ok2 := tensor.F32Values(scales.values)
+		f, ok1 := tensor.F32Values(t.vals())
+		sc, ok2 := tensor.F32Values(scales.vals())
 		var g *float32
 		ok3 := true
 		if global != nil {
-			gv, ok := tensor.F32Values(global.values)
+			gv, ok := tensor.F32Values(global.vals())
 			ok3 = ok && len(gv) == 1
 			if ok3 {
 				g = &gv[0]
 			}
 		}
 		if ok1 && ok2 && ok3 {
-			if q, err := tensor.Quantize(f, t.values.Shape, s, sc, g); err == nil {
+			if q, err := tensor.Quantize(f, t.vals().Shape, s, sc, g); err == nil {
 				w.setQuantized(out, q)
 			}
 		}

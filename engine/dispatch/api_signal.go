@@ -112,7 +112,7 @@ func (w *World) castFloat(t *Tensor, dtype DType) (Value, *UsageError, *Panic) {
 		if !ok {
 			return nil, tensor.ErrKind
 		}
-		return tensor.Cast(t.values, dt), nil
+		return tensor.Cast(t.vals(), dt), nil
 	})
 	return out, nil, nil
 }

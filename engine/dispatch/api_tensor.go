@@ -275,7 +275,12 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 			out.node = w.newLeaf()
 		}
 	}
-	w.compute(out, nil, func() (*tensor.Tensor, error) { return w.creationValues(name, out, a, optIndex, d) })
+	switch name {
+	case "random", "zeros", "ones", "full", "empty":
+		w.computeLater(out, func() (*tensor.Lazy, error) { return w.creationLater(name, out, a, optIndex, d) })
+	default:
+		w.compute(out, nil, func() (*tensor.Tensor, error) { return w.creationValues(name, out, a, optIndex, d) })
+	}
 	op := tt.kind.opPrefix() + "_" + name
 	w.record(TraceEvent{Op: op, Backend: d.backend.String(), Device: d.Inner().Debug(), Autodiff: d.autodiff,
 		Kind: tt.kind.String(), Shape: out.Shape(), out: out})

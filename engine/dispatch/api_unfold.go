@@ -97,7 +97,7 @@ func (w *World) unfold4d(c Call, fold bool) (Value, *UsageError, *Panic) {
 			if !ok || !w.budget.TakeWork(work) {
 				return nil, tensor.ErrBudget
 			}
-			return tensor.Unfold4d(x.values, usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
+			return tensor.Unfold4d(x.vals(), usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
 		})
 	}
 	if p != nil {
@@ -146,7 +146,7 @@ func (w *World) unfold4d(c Call, fold bool) (Value, *UsageError, *Panic) {
 		if !ok || !w.budget.TakeWork(work) {
 			return nil, tensor.ErrBudget
 		}
-		return tensor.Fold4d(x.values, usizePair(size), usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
+		return tensor.Fold4d(x.vals(), usizePair(size), usizePair(kernel), usizePair(opts.stride), usizePair(opts.padding), usizePair(opts.dilation))
 	})
 }
 
@@ -178,11 +178,11 @@ func (w *World) embedding(c Call) (Value, *UsageError, *Panic) {
 	shape := []int64{indices.shape[0], indices.shape[1], weights.shape[1]}
 	v, ue, p := w.finish("embedding", weights, pl, p, KindFloat, shape, weights.dtype)
 	return w.computed(v, ue, p, []*Tensor{weights, indices}, func(*Tensor) (*tensor.Tensor, error) {
-		flat, err := tensor.Reshape(indices.values, []int{int(indices.shape[0] * indices.shape[1])})
+		flat, err := tensor.Reshape(indices.vals(), []int{int(indices.shape[0] * indices.shape[1])})
 		if err != nil {
 			return nil, err
 		}
-		rows, err := tensor.Select(weights.values, 0, flat)
+		rows, err := tensor.Select(weights.vals(), 0, flat)
 		if err != nil {
 			return nil, err
 		}

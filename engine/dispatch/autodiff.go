@@ -112,10 +112,10 @@ func (g *Gradients) valueOf(t *Tensor) *tensor.Tensor {
 	if v, ok := g.replaced[t.node.id]; ok {
 		return v
 	}
-	if g.values == nil || t.values == nil || g.cut[t.node.id] {
+	if g.values == nil || !t.hasVals() || g.cut[t.node.id] {
 		return nil
 	}
-	v, _ := g.values.Get(t.values)
+	v, _ := g.values.Get(t.vals())
 	return v
 }
 
@@ -213,7 +213,7 @@ func (w *World) gradOf(t *Tensor, g *Gradients, remove bool, entry autodiffEntry
 	}
 	grad := w.newTensor(KindFloat, t.shape, t.dtype, t.on)
 	grad.ckp = copyStrategy(t.ckp)
-	grad.values = g.valueOf(t)
+	grad.val = g.valueOf(t)
 	if remove {
 		delete(g.grads, t.node.id)
 		delete(g.replaced, t.node.id)

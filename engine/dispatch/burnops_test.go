@@ -19,11 +19,11 @@ func runOpCases(t *testing.T, w *World, cases []opCase) {
 	t.Helper()
 	for _, c := range cases {
 		out, ok := mustCall(t, w, c.call).(*Tensor)
-		if !ok || out.values == nil {
+		if !ok || out.vals() == nil {
 			t.Errorf("%s: no values", c.name)
 			continue
 		}
-		if got := out.values.Preview(64); got != c.want {
+		if got := out.vals().Preview(64); got != c.want {
 			t.Errorf("%s = %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -140,13 +140,13 @@ func TestPad(t *testing.T) {
 	x := mustCall(t, fx.w, fnG("Tensor::from_floats", []string{"1"}, arr(f(1), f(2), f(3)), ref(ad))).(*Tensor)
 	x = mustCall(t, fx.w, method(x, "require_grad")).(*Tensor)
 	padded := mustCall(t, fx.w, method(x, "pad", arr(pair(2, 1)), mode("Reflect"))).(*Tensor)
-	if got := padded.values.Preview(16); got != "[3.0, 2.0, 1.0, 2.0, 3.0, 2.0]" {
+	if got := padded.vals().Preview(16); got != "[3.0, 2.0, 1.0, 2.0, 3.0, 2.0]" {
 		t.Fatalf("reflect pad on autodiff = %s", got)
 	}
 	loss := mustCall(t, fx.w, method(padded, "sum")).(*Tensor)
 	grads := mustCall(t, fx.w, method(loss, "backward"))
 	g := mustCall(t, fx.w, method(x, "grad", ref(grads)))
-	if e, ok := g.(*Enum); !ok || e.Variant != "Some" || e.Fields[0].(*Tensor).values.Preview(8) != "[1.0, 3.0, 2.0]" {
+	if e, ok := g.(*Enum); !ok || e.Variant != "Some" || e.Fields[0].(*Tensor).vals().Preview(8) != "[1.0, 3.0, 2.0]" {
 		t.Errorf("reflect pad gradient: %s", Debug(g))
 	}
 }
@@ -188,7 +188,7 @@ func TestPadAgainstNaiveIndexing(t *testing.T) {
 				modeArg = enum("PadMode", m)
 			}
 			out := mustCall(t, fx.w, method(x, "pad", pairs, modeArg)).(*Tensor)
-			for p := range out.values.NumElements() {
+			for p := range out.vals().NumElements() {
 				// Decode p into output coords, map each to an input coord.
 				rem := p
 				coords := make([]int64, rank)
@@ -219,7 +219,7 @@ func TestPadAgainstNaiveIndexing(t *testing.T) {
 				} else {
 					want = -1
 				}
-				if got := out.values.Data.Float(p); got != want {
+				if got := out.vals().Data.Float(p); got != want {
 					t.Fatalf("trial %d: %s pad %v of %v at %v = %v, want %v", trial, m, pads, shape, coords, got, want)
 				}
 			}
@@ -286,7 +286,7 @@ func TestFmodAgainstItsFormula(t *testing.T) {
 				prod = 0
 			}
 			want := float64(x - prod)
-			if got := out.values.Data.Float(k); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			if got := out.vals().Data.Float(k); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Fatalf("trial %d: fmod(%v, %v) = %v, want %v", trial, x, y, got, want)
 			}
 		}
@@ -308,10 +308,10 @@ func TestSortAndWithIndices(t *testing.T) {
 	pair := func(c Call) (string, string) {
 		tup := mustCall(t, fx.w, c).(Tuple)
 		v, idx := tup[0].(*Tensor), tup[1].(*Tensor)
-		if idx.kind != KindInt || idx.values == nil {
-			return v.values.Preview(16), "unknown"
+		if idx.kind != KindInt || idx.vals() == nil {
+			return v.vals().Preview(16), "unknown"
 		}
-		return v.values.Preview(16), idx.values.Preview(16)
+		return v.vals().Preview(16), idx.vals().Preview(16)
 	}
 	cases := []struct {
 		call       Call
@@ -330,8 +330,8 @@ func TestSortAndWithIndices(t *testing.T) {
 		}
 	}
 	tied := fx.floats("1", arr(f(2), f(1), f(2)))
-	if out := mustCall(t, fx.w, method(tied, "argsort", i(0))).(*Tensor); out.values != nil {
-		t.Errorf("argsort of a tie gave %s", out.values.Preview(8))
+	if out := mustCall(t, fx.w, method(tied, "argsort", i(0))).(*Tensor); out.vals() != nil {
+		t.Errorf("argsort of a tie gave %s", out.vals().Preview(8))
 	}
 	if op := fx.w.trace[len(fx.w.trace)-1].Op; op != "float_argsort" {
 		t.Errorf("argsort dispatches %s", op)
@@ -461,12 +461,12 @@ func TestSteppedSliceAgainstNaiveIndexing(t *testing.T) {
 				want = append(want, float64(p))
 			}
 		}
-		if out.values.NumElements() != len(want) {
-			t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.values.Preview(16), want)
+		if out.vals().NumElements() != len(want) {
+			t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.vals().Preview(16), want)
 		}
 		for k, w := range want {
-			if out.values.Data.Float(k) != w {
-				t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.values.Preview(16), want)
+			if out.vals().Data.Float(k) != w {
+				t.Fatalf("trial %d: %d..%d;%d of %d gives %s, want %v", trial, lo, hi, st, n, out.vals().Preview(16), want)
 			}
 		}
 	}
@@ -488,7 +488,7 @@ func TestCategorical(t *testing.T) {
 	}
 	counts := map[int64]int{}
 	for k := range 200 {
-		counts[out.values.Data.Int(k)]++
+		counts[out.vals().Data.Int(k)]++
 	}
 	if counts[0] != 0 || counts[2] != 0 || counts[1] < 120 || counts[3] < 20 {
 		t.Errorf("200 draws of weights [0, 3, 0, 1]: %v", counts)
@@ -527,7 +527,7 @@ func TestIterDim(t *testing.T) {
 	parts := mustCall(t, fx.w, method(m, "iter_dim", i(-1))).(*Array)
 	var got []string
 	for _, p := range parts.Elems {
-		got = append(got, p.(*Tensor).values.Preview(8))
+		got = append(got, p.(*Tensor).vals().Preview(8))
 	}
 	if strings.Join(got, " ") != "[[1.0], [4.0]] [[2.0], [5.0]] [[3.0], [6.0]]" {
 		t.Errorf("iter_dim(-1) = %v", got)
@@ -569,7 +569,7 @@ func TestRollAndDot(t *testing.T) {
 		for k := range n {
 			// Element k of the output is element (k + shift) mod n of the input.
 			want := ((int64(k)+shift)%int64(n) + int64(n)) % int64(n)
-			if got := out.values.Data.Int(k); got != want {
+			if got := out.vals().Data.Int(k); got != want {
 				t.Fatalf("trial %d: roll_dim(%d) of %d elements at %d = %d, want %d", trial, shift, n, k, got, want)
 			}
 		}

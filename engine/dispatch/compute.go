@@ -22,7 +22,7 @@ func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor,
 		return
 	}
 	for _, in := range inputs {
-		if in == nil || in.values == nil {
+		if in == nil || !in.hasVals() {
 			return
 		}
 	}
@@ -41,7 +41,26 @@ func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor,
 	if dt != v.DType {
 		v = tensor.Cast(v, dt)
 	}
-	out.values = v
+	out.val = v
+}
+
+// computeLater is compute for the values of a creation op that can be
+// made when first read (tensor.Lazy): the budget is taken now, as compute
+// takes it, before f, so that which tensors have values, and the draws
+// of the generators, are the same either way.
+func (w *World) computeLater(out *Tensor, f func() (*tensor.Lazy, error)) {
+	if w.unneeded > 0 || out.kind == KindQFloat {
+		return
+	}
+	dt, ok := valueDType(out.dtype)
+	if !ok || !w.budget.TakeShape(out.shape) {
+		return
+	}
+	l, err := f()
+	if err != nil || l == nil || l.DType() != dt || !sameDims(l.Shape(), out.shape) {
+		return
+	}
+	out.val, out.lazy = nil, l
 }
 
 // computed gives the tensor an op returned the values f computes for it,
@@ -55,7 +74,7 @@ func (w *World) computed(v Value, ue *UsageError, p *Panic, inputs []*Tensor, f 
 
 // reshapeValues gives out, a reshape of in, in's values in out's shape.
 func (w *World) reshapeValues(out, in *Tensor) {
-	w.compute(out, []*Tensor{in}, func() (*tensor.Tensor, error) { return tensor.Reshape(in.values, intDims(out.shape)) })
+	w.compute(out, []*Tensor{in}, func() (*tensor.Tensor, error) { return tensor.Reshape(in.vals(), intDims(out.shape)) })
 }
 
 // valueDType is the tensor package's dtype for a dispatch dtype; a
@@ -175,6 +194,40 @@ func (w *World) creationValues(name string, out *Tensor, a argList, optIndex int
 	return nil, tensor.ErrUnknownOp
 }
 
+// creationLater is creationValues left for later, for the ops whose
+// elements depend on their index only: random and the fills. The
+// generator moves on at once, past the draws random takes.
+func (w *World) creationLater(name string, out *Tensor, a argList, optIndex int, d *Device) (*tensor.Lazy, error) {
+	dt, ok := valueDType(out.dtype)
+	if !ok {
+		return nil, tensor.ErrKind
+	}
+	shape := intDims(out.shape)
+	var src Value = Unit{}
+	if optIndex > 0 && optIndex-1 < a.n() {
+		src = a.get(optIndex - 1)
+	}
+	switch name {
+	case "zeros", "empty":
+		return tensor.FullLater(shape, dt, tensor.IntScalar(0)), nil
+	case "ones":
+		return tensor.FullLater(shape, dt, tensor.IntScalar(1)), nil
+	case "full":
+		s, ok := scalarOf(src)
+		if !ok {
+			return nil, tensor.ErrKind
+		}
+		return tensor.FullLater(shape, dt, s), nil
+	case "random":
+		dist, ok := distributionOf(src)
+		if !ok {
+			return nil, tensor.ErrDistribution
+		}
+		return tensor.RandomLater(shape, dt, dist, w.rng(d))
+	}
+	return nil, nil
+}
+
 // distributionOf reads a burn_std::Distribution argument.
 func distributionOf(v Value) (tensor.Distribution, bool) {
 	if isDefaultMarker(v) {
@@ -239,7 +292,7 @@ const maxDataLiteral = tensor.DefaultBudget
 // rowValues computes the values of a table op (ops.tsv) from its parsed
 // arguments; out is the output the metadata model built.
 func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Tensor) (*tensor.Tensor, error) {
-	tv := t.values
+	tv := t.vals()
 	outDT, ok := valueDType(out.dtype)
 	if !ok {
 		return nil, tensor.ErrKind
@@ -256,7 +309,7 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 	}
 	var other *tensor.Tensor
 	if len(args.tensors) > 0 {
-		other = args.tensors[0].values
+		other = args.tensors[0].vals()
 	}
 	rank := t.Rank()
 	dim := func(i int) int { return normDim(args.dims[i], rank) }
@@ -346,13 +399,13 @@ func (w *World) rowValues(row opRow, t *Tensor, args opArgs, a argList, out *Ten
 	case "mask_fill":
 		return tensor.MaskFill(tv, other, scalars[0])
 	case "mask_where":
-		return tensor.MaskWhere(tv, other, args.tensors[1].values)
+		return tensor.MaskWhere(tv, other, args.tensors[1].vals())
 	case "scatter":
 		update, ok := valueUpdate(args.update)
 		if !ok {
 			return nil, tensor.ErrUnknownOp
 		}
-		return tensor.Scatter(tv, dim(0), other, args.tensors[1].values, update)
+		return tensor.Scatter(tv, dim(0), other, args.tensors[1].vals(), update)
 	}
 	if v, err, ok := extraRowValues(m, tv, other, scalars, args.dims, rank, outDT); ok {
 		return v, err
@@ -457,10 +510,10 @@ func triangleMask(shape []int, diagonal int64, lower bool) (*tensor.Tensor, erro
 // burn-tensor runs on data (one_hot's class range); nil when the tensor
 // carries its shape only.
 func (t *Tensor) floatValues() []float64 {
-	if t.values == nil {
+	if !t.hasVals() {
 		return nil
 	}
-	d := &t.values.Data
+	d := &t.vals().Data
 	out := make([]float64, d.NumElements())
 	for i := range out {
 		out[i] = d.Float(i)
@@ -491,4 +544,4 @@ func (w *World) WithoutValues(f func() (Value, error)) (Value, error) {
 }
 
 // HasValues reports whether the engine knows t's values.
-func (t *Tensor) HasValues() bool { return t.values != nil || t.q != nil }
+func (t *Tensor) HasValues() bool { return t.hasVals() || t.q != nil }

@@ -201,7 +201,7 @@ func TestTensorCast(t *testing.T) {
 			t.Errorf("%s: trace %+v, want one %s", c.name, tr, c.op)
 		}
 		var got string
-		if data := out.values.IntoData(); out.kind == KindFloat {
+		if data := out.vals().IntoData(); out.kind == KindFloat {
 			got = fmt.Sprint(data.F)
 		} else {
 			got = fmt.Sprint(data.I)

@@ -52,20 +52,20 @@ func elementValue(d *tensor.Data, i int) Value {
 // scalarValue is into_scalar's result: the one element, read as E.
 func scalarValue(t *Tensor, target DType) Value {
 	dt, ok := valueDType(target)
-	if t.values == nil || !ok || t.values.NumElements() != 1 {
+	if !t.hasVals() || !ok || t.vals().NumElements() != 1 {
 		return Unknown{}
 	}
-	return elementValue(t.values.IntoData().Cast(dt), 0)
+	return elementValue(t.vals().IntoData().Cast(dt), 0)
 }
 
 // dataValues is the TensorData of a read converted to target, nil when the
 // tensor has no values.
 func dataValues(t *Tensor, target DType) *tensor.Data {
 	dt, ok := valueDType(target)
-	if t.values == nil || !ok {
+	if !t.hasVals() || !ok {
 		return nil
 	}
-	d := t.values.IntoData()
+	d := t.vals().IntoData()
 	if d.DType != dt {
 		d = d.Cast(dt)
 	}

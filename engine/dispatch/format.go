@@ -154,12 +154,12 @@ func DisplayPrecision(v Value, precision int) (s string, ok bool) {
 // run's value budget has no data to show, so its data block is elided.
 func tensorDisplay(t *Tensor, precision int) string {
 	device := t.Device().rustDebug()
-	if t.values != nil {
+	if t.hasVals() {
 		opts := tensor.DefaultPrintOptions()
 		if precision >= 0 {
 			opts = opts.WithPrecision(precision)
 		}
-		return t.values.Display(device, opts)
+		return t.vals().Display(device, opts)
 	}
 	return fmt.Sprintf("Tensor {\n  data:\n[..],\n  shape:  %s,\n  device:  %s,\n  kind:  %s,\n  dtype:  %s,\n}",
 		dimsDebug(t.shape), device, debugString(t.kind.String()), debugString(dtypeName(t.dtype)))

@@ -97,7 +97,7 @@ func TestLinalgAgainstNaiveLoops(t *testing.T) {
 		out := mustCall(t, fx.w, linalgCall("outer", nil, x, y)).(*Tensor)
 		for a := range n {
 			for b := range k {
-				if got := out.values.Data.Float(a*k + b); got != float64(xs[a]*ys[b]) {
+				if got := out.vals().Data.Float(a*k + b); got != float64(xs[a]*ys[b]) {
 					t.Fatalf("trial %d: outer[%d][%d] = %v", trial, a, b, got)
 				}
 			}
@@ -110,18 +110,18 @@ func TestLinalgAgainstNaiveLoops(t *testing.T) {
 			for b := range k {
 				s += ms[a*k+b] * ys[b]
 			}
-			if got := mv.values.Data.Float(a); got != float64(s) {
+			if got := mv.vals().Data.Float(a); got != float64(s) {
 				t.Fatalf("trial %d: matvec[%d] = %v, want %v", trial, a, got, s)
 			}
 			if a < k {
 				tr += ms[a*k+a]
 			}
 		}
-		if got := mustCall(t, fx.w, linalgCall("trace", nil, mt)).(*Tensor).values.Data.Float(0); got != float64(tr) {
+		if got := mustCall(t, fx.w, linalgCall("trace", nil, mt)).(*Tensor).vals().Data.Float(0); got != float64(tr) {
 			t.Fatalf("trial %d: trace = %v, want %v", trial, got, tr)
 		}
 		for _, p := range []float64{0, 1, 2, 3, 4, math.Inf(1), math.Inf(-1)} {
-			got := mustCall(t, fx.w, linalgCall("vector_norm", nil, x, f(p), i(0))).(*Tensor).values.Data.Float(0)
+			got := mustCall(t, fx.w, linalgCall("vector_norm", nil, x, f(p), i(0))).(*Tensor).vals().Data.Float(0)
 			var want float64
 			switch {
 			case p == 0:
@@ -183,23 +183,23 @@ func TestLuValues(t *testing.T) {
 	x := fx.floats("2", arr(arr(f(1), f(2)), arr(f(3), f(4)), arr(f(5), f(7))))
 	out := mustCall(t, fx.w, linalgCall("lu", nil, x)).(Tuple)
 	p, l, u := out[0].(*Tensor), out[1].(*Tensor), out[2].(*Tensor)
-	if p.values == nil || l.values == nil || u.values == nil {
+	if p.vals() == nil || l.vals() == nil || u.vals() == nil {
 		t.Fatal("lu of a 3x2 matrix gave no values")
 	}
-	if got := p.values.Preview(16); got != "[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]" {
+	if got := p.vals().Preview(16); got != "[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]" {
 		t.Errorf("P = %s", got)
 	}
 	pl := mustCall(t, fx.w, method(p, "matmul", l)).(*Tensor)
 	plu := mustCall(t, fx.w, method(pl, "matmul", u)).(*Tensor)
 	for k, want := range []float64{1, 2, 3, 4, 5, 7} {
-		if got := plu.values.Data.Float(k); math.Abs(got-want) > 1e-5 {
+		if got := plu.vals().Data.Float(k); math.Abs(got-want) > 1e-5 {
 			t.Errorf("P L U [%d] = %v, want %v", k, got, want)
 		}
 	}
 	ad := mustCall(t, fx.w, method(fx.d, "autodiff")).(*Device)
 	y := mustCall(t, fx.w, fnG("Tensor::from_floats", []string{"2"}, arr(arr(f(1), f(2)), arr(f(3), f(4))), ref(ad))).(*Tensor)
 	y = mustCall(t, fx.w, method(y, "require_grad")).(*Tensor)
-	if outs := mustCall(t, fx.w, linalgCall("lu", nil, y)).(Tuple); outs[1].(*Tensor).values != nil {
+	if outs := mustCall(t, fx.w, linalgCall("lu", nil, y)).(Tuple); outs[1].(*Tensor).vals() != nil {
 		t.Error("lu of a tracked tensor has values without a gradient")
 	}
 }

@@ -251,10 +251,11 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		out.node.requirement, out.node.step = reqGrad, true
 	}
 	switch {
-	case detach && t.values != nil:
-		out.values = t.values.Detach()
+	case detach && t.hasVals():
 		if out.tracked && out.node.requirement == reqGrad {
-			out.values, _ = out.values.RequireGrad()
+			out.derive(t, func(v *tensor.Tensor) *tensor.Tensor { return requireGrad(v.Detach()) })
+		} else {
+			out.derive(t, (*tensor.Tensor).Detach)
 		}
 	case !detach:
 		w.compute(out, append([]*Tensor{t}, args.tensors...), func() (*tensor.Tensor, error) {

@@ -83,10 +83,10 @@ func TestQuantizedOpsValues(t *testing.T) {
 			if got := lastOps(fx.w, c.nOps); got != c.ops {
 				t.Errorf("trace %q, want %q", got, c.ops)
 			}
-			if out.values == nil {
+			if out.vals() == nil {
 				t.Fatal("no values")
 			}
-			if got := out.values.Preview(64); got != c.value {
+			if got := out.vals().Preview(64); got != c.value {
 				t.Errorf("values %s, want %s", got, c.value)
 			}
 			if c.kind == KindQFloat && (out.q == nil || !strings.HasPrefix(string(out.dtype), "QFloat(QuantScheme { value: Q8S, store: Native")) {
@@ -128,7 +128,7 @@ func TestQuantizedData(t *testing.T) {
 		t.Errorf("from_data of quantized data: %s %s", back.kind, lastOps(fx.w, 1))
 	}
 	deq := mustCall(t, fx.w, method(back, "dequantize")).(*Tensor)
-	if got := deq.values.Preview(8); got != "[-1.8, -1.0062993, 0.0, 0.496063]" {
+	if got := deq.vals().Preview(8); got != "[-1.8, -1.0062993, 0.0, 0.496063]" {
 		t.Errorf("dequantized %s", got)
 	}
 
@@ -191,11 +191,11 @@ func TestCalibrationAndParams(t *testing.T) {
 	fx := newQuantFixture(t)
 	x := fx.floats("1", arr(f(-1.8), f(-1.0), f(0), f(0.5)))
 	r := mustCall(t, fx.w, fn("burn::tensor::quantization::compute_range", ref(fx.scheme), ref(x), ref(enum("Calibration", "MinMax")))).(*Enum)
-	if lo, hi := r.Named["min"].(*Tensor), r.Named["max"].(*Tensor); lo.values.Preview(8) != "[-1.8]" || hi.values.Preview(8) != "[0.5]" {
-		t.Errorf("min-max range %s %s", lo.values.Preview(8), hi.values.Preview(8))
+	if lo, hi := r.Named["min"].(*Tensor), r.Named["max"].(*Tensor); lo.vals().Preview(8) != "[-1.8]" || hi.vals().Preview(8) != "[0.5]" {
+		t.Errorf("min-max range %s %s", lo.vals().Preview(8), hi.vals().Preview(8))
 	}
 	qp := mustCall(t, fx.w, fn("compute_q_params", ref(fx.scheme), r)).(*Enum)
-	if got := qp.Named["scales"].(*Tensor).values.Preview(8); got != "[0.014173228]" {
+	if got := qp.Named["scales"].(*Tensor).vals().Preview(8); got != "[0.014173228]" {
 		t.Errorf("scale %s, want 2·1.8/254", got)
 	}
 	q := mustCall(t, fx.w, method(x, "quantize", ref(fx.scheme), qp)).(*Tensor)
@@ -243,7 +243,7 @@ func TestQuantizedMoveAndAutodiffSurface(t *testing.T) {
 		t.Errorf("moved quantized data %s", got)
 	}
 	d := mustCall(t, fx.w, method(q, "detach")).(*Tensor)
-	if d.kind != KindFloat || lastOps(fx.w, 2) != "dequantize float_detach" || d.values.Preview(8) != "[0.0, 5.0]" {
+	if d.kind != KindFloat || lastOps(fx.w, 2) != "dequantize float_detach" || d.vals().Preview(8) != "[0.0, 5.0]" {
 		t.Errorf("detach of a quantized tensor: %s %q", d.kind, lastOps(fx.w, 2))
 	}
 	if v := mustCall(t, fx.w, method(q, "is_require_grad")); v != Bool(false) {

@@ -25,8 +25,8 @@ func TestSignalWindows(t *testing.T) {
 		t.Errorf("a window of size 0 has shape %v", empty.shape)
 	}
 	f64 := mustCall(t, fx.w, fn("burn::tensor::signal::hann_window", i(3), Bool(false), Tuple{ref(fx.d), enum("DType", "F64")})).(*Tensor)
-	if f64.dtype != "F64" || f64.values.Preview(8) != "[0.0, 1.0, 0.0]" {
-		t.Errorf("an F64 window: %s %s", f64.dtype, f64.values.Preview(8))
+	if f64.dtype != "F64" || f64.vals().Preview(8) != "[0.0, 1.0, 0.0]" {
+		t.Errorf("an F64 window: %s %s", f64.dtype, f64.vals().Preview(8))
 	}
 	if op := fx.w.trace[len(fx.w.trace)-1].Op; op != "float_cast" {
 		t.Errorf("the F64 window ends with %s, want float_cast", op)
@@ -52,7 +52,7 @@ func TestSignalWindows(t *testing.T) {
 					default:
 						want = c*-0.5 + float32(float32(c*c)*0.16) + 0.34
 					}
-					if got := out.values.Data.Float(int(n)); got != float64(want) {
+					if got := out.vals().Data.Float(int(n)); got != float64(want) {
 						t.Fatalf("%s(%d, %v)[%d] = %v, want %v", name, size, periodic, n, got, want)
 					}
 				}

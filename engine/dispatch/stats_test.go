@@ -20,11 +20,11 @@ func TestStatsMethods(t *testing.T) {
 		{"cov", method(fx.floats("2", arr(arr(f(1), f(2)), arr(f(3), f(6)))), "cov", i(0), i(1)), "[[2.0, 4.0], [4.0, 8.0]]"},
 	})
 	vm := mustCall(t, fx.w, method(m, "var_mean", i(1))).(Tuple)
-	if v, mean := vm[0].(*Tensor).values.Preview(8), vm[1].(*Tensor).values.Preview(8); v != "[[2.3333335], [0.0]]" || mean != "[[2.3333333], [3.0]]" {
+	if v, mean := vm[0].(*Tensor).vals().Preview(8), vm[1].(*Tensor).vals().Preview(8); v != "[[2.3333335], [0.0]]" || mean != "[[2.3333333], [3.0]]" {
 		t.Errorf("var_mean = %s %s", v, mean)
 	}
 	mi := mustCall(t, fx.w, method(fx.floats("1", arr(f(5), f(1), f(3))), "median_with_indices", i(0))).(Tuple)
-	if v, idx := mi[0].(*Tensor).values.Preview(8), mi[1].(*Tensor).values.Preview(8); v != "[3.0]" || idx != "[2]" {
+	if v, idx := mi[0].(*Tensor).vals().Preview(8), mi[1].(*Tensor).vals().Preview(8); v != "[3.0]" || idx != "[2]" {
 		t.Errorf("median_with_indices = %s %s", v, idx)
 	}
 	empty := mustCall(t, fx.w, fnG("Tensor::empty", []string{"1"}, dims(0), ref(fx.d))).(*Tensor)
@@ -50,13 +50,13 @@ func TestStatsMethods(t *testing.T) {
 		for _, v := range xs {
 			ss += (v - mean) * (v - mean)
 		}
-		got := mustCall(t, fx.w, method(x, "var_bias", i(0))).(*Tensor).values.Data.Float(0)
+		got := mustCall(t, fx.w, method(x, "var_bias", i(0))).(*Tensor).vals().Data.Float(0)
 		if want := ss / float64(n); math.Abs(got-want) > 1e-4*math.Max(1, want) {
 			t.Fatalf("trial %d: var_bias of %v = %v, want %v", trial, xs, got, want)
 		}
 		sorted := slices.Clone(xs)
 		slices.Sort(sorted)
-		if got := mustCall(t, fx.w, method(x, "median", i(0))).(*Tensor).values.Data.Float(0); got != sorted[(n-1)/2] {
+		if got := mustCall(t, fx.w, method(x, "median", i(0))).(*Tensor).vals().Data.Float(0); got != sorted[(n-1)/2] {
 			t.Fatalf("trial %d: median of %v = %v, want %v", trial, xs, got, sorted[(n-1)/2])
 		}
 	}

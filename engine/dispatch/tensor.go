@@ -66,9 +66,12 @@ type Tensor struct {
 	// row-major order, for the few checks burn-tensor runs on values; nil
 	// for every computed tensor.
 	literal []float64
-	// values are the tensor's elements as package tensor computes them;
-	// nil when the tensor carries its shape only.
-	values *tensor.Tensor
+	// val is the tensor's elements as package tensor computes them, and
+	// lazy the same not made yet (a creation op's, see tensor.Lazy); both
+	// are nil when the tensor carries its shape only. Read them through
+	// vals, ask hasVals.
+	val  *tensor.Tensor
+	lazy *tensor.Lazy
 	// q is a quantized tensor's i8 values and scales (values then holds
 	// them dequantized); see api_quant.go.
 	q *tensor.QTensor
@@ -87,8 +90,55 @@ func (t *Tensor) TypeName() string {
 // same shape, kind, dtype, device and graph, no values.
 func (t *Tensor) WithoutValues() *Tensor {
 	c := *t
-	c.literal, c.values, c.q = nil, nil, nil
+	c.literal, c.val, c.lazy, c.q = nil, nil, nil, nil
 	return &c
+}
+
+// vals is the tensor's values, made now if they were left for later; nil
+// when it carries its shape only.
+func (t *Tensor) vals() *tensor.Tensor {
+	if t.val == nil && t.lazy != nil {
+		t.val, t.lazy = t.lazy.Force(), nil
+	}
+	return t.val
+}
+
+// preview is the values' preview (Data.Preview), without making values
+// left for later.
+func (t *Tensor) preview(max int) string {
+	if t.val == nil && t.lazy != nil {
+		return t.lazy.Preview(max)
+	}
+	return t.val.Preview(max)
+}
+
+// hasVals reports whether the tensor has values, made or not yet.
+func (t *Tensor) hasVals() bool { return t.val != nil || t.lazy != nil }
+
+// setVals gives the tensor values, dropping any left for later.
+func (t *Tensor) setVals(v *tensor.Tensor) { t.val, t.lazy = v, nil }
+
+// derive gives out from's values through f, an f that keeps them (a
+// move, detach, require_grad; nil is the values as they are): now if
+// from's are made, later if they are left for later.
+func (out *Tensor) derive(from *Tensor, f func(*tensor.Tensor) *tensor.Tensor) {
+	if f == nil {
+		f = func(v *tensor.Tensor) *tensor.Tensor { return v }
+	}
+	switch {
+	case from.val != nil:
+		out.setVals(f(from.val))
+	case from.lazy != nil:
+		out.val, out.lazy = nil, from.lazy.Then(f)
+	default:
+		out.setVals(nil)
+	}
+}
+
+// requireGrad is tensor.RequireGrad on values known to be a float's.
+func requireGrad(v *tensor.Tensor) *tensor.Tensor {
+	r, _ := v.RequireGrad()
+	return r
 }
 
 // Rank is D.

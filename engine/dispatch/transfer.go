@@ -1,6 +1,10 @@
 package dispatch
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dispatch-playground/playground/engine/tensor"
+)
 
 // toDevice is Tensor::to_device (spec §5): float_to_device, int_to_device,
 // bool_to_device and q_to_device, each recorded in the trace with how the
@@ -30,7 +34,7 @@ func (w *World) moved(t *Tensor, dst *Device) *Tensor {
 	out := w.newTensor(t.kind, t.shape, t.dtype, dst)
 	out.ckp = copyStrategy(t.ckp)
 	out.literal = t.literal
-	out.values = t.values
+	out.derive(t, nil)
 	out.q = t.q
 	return out
 }
@@ -65,10 +69,8 @@ func (w *World) floatToDevice(t *Tensor, target *Device) (*Tensor, string, *Pani
 		out := w.moved(t, dst)
 		out.tracked = true
 		out.node = w.newOpNode(t.node)
-		if t.values != nil {
-			// A tracked move is a step of the graph (float_to_device).
-			out.values = t.values.ToDevice()
-		}
+		// A tracked move is a step of the graph (float_to_device).
+		out.derive(t, (*tensor.Tensor).ToDevice)
 		return out, "tracked move within " + src.backend.String(), nil
 	case t.tracked:
 		// 7. A tracked float cannot drop to a plain device.

@@ -77,7 +77,7 @@ func TestGradientsOfTwoLeaves(t *testing.T) {
 		if g.Variant != "Some" {
 			t.Fatalf("no gradient")
 		}
-		if got := g.Fields[0].(*Tensor).values.Preview(8); got != want {
+		if got := g.Fields[0].(*Tensor).vals().Preview(8); got != want {
 			t.Errorf("gradient %s, want %s", got, want)
 		}
 	}
@@ -89,7 +89,7 @@ func TestGradientsOfTwoLeaves(t *testing.T) {
 	zeros := mustCall(t, w, fnG("Tensor::zeros", []string{"1"}, dims(3), ref(device(t, w, "flex")))).(*Tensor)
 	mustCall(t, w, method(a, "grad_replace", &Ref{V: copied, Mut: true}, zeros))
 	replaced := mustCall(t, w, method(a, "grad", ref(copied))).(*Enum)
-	if got := replaced.Fields[0].(*Tensor).values.Preview(8); got != "[0.0, 0.0, 0.0]" {
+	if got := replaced.Fields[0].(*Tensor).vals().Preview(8); got != "[0.0, 0.0, 0.0]" {
 		t.Errorf("replaced gradient %s", got)
 	}
 	check(a, "[5.0, 6.0, 7.0]")
@@ -113,10 +113,10 @@ func TestHugeTensorKeepsShapesOnly(t *testing.T) {
 	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 16<<20 {
 		t.Errorf("the heap grew by %d bytes for a shape-only tensor", grown)
 	}
-	if huge.values != nil || doubled.values != nil || total.values != nil {
+	if huge.vals() != nil || doubled.vals() != nil || total.vals() != nil {
 		t.Error("a tensor past the budget carries values")
 	}
-	if small.values == nil {
+	if small.vals() == nil {
 		t.Error("a small tensor after a huge one lost its values")
 	}
 	if got := display(t, total); !strings.Contains(got, "data:\n[..],\n  shape:  [1],") {
@@ -188,7 +188,7 @@ func TestSeedRestartsTheGenerator(t *testing.T) {
 		}
 		uniform := enum("Distribution", "Uniform", f(-1), f(1))
 		r := mustCall(t, w, fnG("Tensor::random", []string{"1"}, dims(4), uniform, ref(d))).(*Tensor)
-		return r.values.Preview(8)
+		return r.vals().Preview(8)
 	}
 	if draw(7) != draw(7) {
 		t.Error("one seed, two draws")
@@ -312,16 +312,16 @@ func TestOpsComputeValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		out, ok := mustCall(t, w, c.call).(*Tensor)
-		if !ok || out.values == nil {
+		if !ok || out.vals() == nil {
 			t.Errorf("%s: no values", c.name)
 			continue
 		}
-		if got := out.values.Preview(64); got != c.want {
+		if got := out.vals().Preview(64); got != c.want {
 			t.Errorf("%s = %s, want %s", c.name, got, c.want)
 		}
 	}
 	parts := mustCall(t, w, method(m, "chunk", i(2), i(-1))).(*Array)
-	if len(parts.Elems) != 2 || parts.Elems[1].(*Tensor).values.Preview(8) != "[[3.0], [6.0]]" {
+	if len(parts.Elems) != 2 || parts.Elems[1].(*Tensor).vals().Preview(8) != "[[3.0], [6.0]]" {
 		t.Errorf("chunk's second part: %s", Debug(parts))
 	}
 }
@@ -333,8 +333,8 @@ func TestLinearValues(t *testing.T) {
 	d := device(t, w, "flex")
 	lin := mustCall(t, w, method(mustCall(t, w, fn("LinearConfig::new", i(4), i(2))), "init", ref(d))).(*Linear)
 	for _, p := range []*Tensor{lin.weight, lin.bias} {
-		for j := range p.values.NumElements() {
-			if v := p.values.Float(j); v < -0.5 || v >= 0.5 {
+		for j := range p.vals().NumElements() {
+			if v := p.vals().Float(j); v < -0.5 || v >= 0.5 {
 				t.Errorf("a parameter of %v outside U(-0.5, 0.5)", v)
 			}
 		}
@@ -342,11 +342,11 @@ func TestLinearValues(t *testing.T) {
 	x := mustCall(t, w, fnG("Tensor::ones", []string{"1"}, dims(4), ref(d))).(*Tensor)
 	y := mustCall(t, w, method(lin, "forward", x)).(*Tensor)
 	for j := range 2 {
-		want := lin.bias.values.Float(j)
+		want := lin.bias.vals().Float(j)
 		for k := range 4 {
-			want += lin.weight.values.Float(k*2 + j)
+			want += lin.weight.vals().Float(k*2 + j)
 		}
-		if got := y.values.Float(j); got-want > 1e-6 || want-got > 1e-6 {
+		if got := y.vals().Float(j); got-want > 1e-6 || want-got > 1e-6 {
 			t.Errorf("output %d = %v, want %v", j, got, want)
 		}
 	}
@@ -370,11 +370,11 @@ func TestComposedIndexingValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := mustCall(t, w, c.call).(*Tensor)
-		if out.values == nil {
+		if out.vals() == nil {
 			t.Errorf("%s: no values", c.name)
 			continue
 		}
-		if got := out.values.Preview(64); got != c.want {
+		if got := out.vals().Preview(64); got != c.want {
 			t.Errorf("%s = %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -389,7 +389,7 @@ func TestLinearInitializer(t *testing.T) {
 	lin := mustCall(t, w, method(cfg, "init", ref(d))).(*Linear)
 	x := mustCall(t, w, fnG("Tensor::ones", []string{"2"}, dims(1, 2), ref(d)))
 	y := mustCall(t, w, method(lin, "forward", x)).(*Tensor)
-	if got := y.values.Preview(8); got != "[[1.5, 1.5, 1.5]]" {
+	if got := y.vals().Preview(8); got != "[[1.5, 1.5, 1.5]]" {
 		t.Errorf("ones x constant 0.5 weights + 0.5 bias = %s", got)
 	}
 	if op := w.Trace()[0].Op; op != "float_full" {
@@ -417,7 +417,7 @@ func TestPreluValues(t *testing.T) {
 	x := mustCall(t, w, fnG("Tensor::from_data", []string{"2"}, arr(arr(f(-1), f(2)), arr(f(-4), f(-2))), ref(d))).(*Tensor)
 	alpha := mustCall(t, w, fnG("Tensor::from_data", []string{"1"}, arr(f(0.5), f(0.25)), ref(d))).(*Tensor)
 	out := mustCall(t, w, fn("burn::tensor::activation::prelu", x, alpha)).(*Tensor)
-	if got := out.values.Preview(8); got != "[[-0.5, 2.0], [-2.0, -0.5]]" {
+	if got := out.vals().Preview(8); got != "[[-0.5, 2.0], [-2.0, -0.5]]" {
 		t.Errorf("prelu values %s", got)
 	}
 	if got := lastOps(w, 2); got != "float_reshape prelu" {

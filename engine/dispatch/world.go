@@ -162,8 +162,8 @@ func (w *World) Trace() []TraceEvent {
 	kept := w.trace[:min(len(w.trace), MaxTrace)]
 	out := make([]TraceEvent, len(kept))
 	for i, ev := range kept {
-		if ev.out != nil && ev.out.values != nil {
-			preview := "values: " + ev.out.values.Preview(tensor.PreviewElements)
+		if ev.out != nil && ev.out.hasVals() {
+			preview := "values: " + ev.out.preview(tensor.PreviewElements)
 			if ev.Note == "" {
 				ev.Note = preview
 			} else {
