@@ -119,8 +119,23 @@ func (a *Array) TypeName() string {
 	}
 	return "[_; _]"
 }
-func (Tuple) TypeName() string     { return "(..)" }
-func (*Range) TypeName() string    { return "Range<_>" }
+func (Tuple) TypeName() string { return "(..)" }
+func (r *Range) TypeName() string {
+	// std::ops' range types, by which ends are written.
+	switch {
+	case r.Lo == nil && r.Hi == nil:
+		return "RangeFull"
+	case r.Hi == nil:
+		return "RangeFrom<_>"
+	case r.Lo == nil && r.Inclusive:
+		return "RangeToInclusive<_>"
+	case r.Lo == nil:
+		return "RangeTo<_>"
+	case r.Inclusive:
+		return "RangeInclusive<_>"
+	}
+	return "Range<_>"
+}
 func (e *Enum) TypeName() string   { return e.Type }
 func (o *Opaque) TypeName() string { return o.Type }
 func (Unknown) TypeName() string   { return "_" }
