@@ -2,15 +2,18 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 )
 
@@ -65,7 +68,43 @@ func newAssets(fsys fs.FS) (*assets, error) {
 		a.files[name] = asset{data: data, hash: hex.EncodeToString(sum[:])[:hashLength]}
 		return nil
 	})
+	a.dropStale()
 	return a, err
+}
+
+// dropStale forgets the precompressed siblings of the page's scripts and
+// styles that are not their file compressed: a stylesheet is a source
+// file, edited in place, and its siblings are built beside it (go tool
+// task build:web), so a build that skipped that step must not serve last
+// week's CSS to the browsers that take brotli. engine.wasm's siblings are
+// made in the same step as the module, and decoding 18 MB at every start
+// would cost more than it guards.
+func (a *assets) dropStale() {
+	for name, f := range a.files {
+		if path.Ext(name) == ".wasm" {
+			continue
+		}
+		for _, enc := range encodings {
+			sibling, ok := a.files[name+enc.suffix]
+			if ok && !decodesTo(enc.token, sibling.data, f.data) {
+				delete(a.files, name+enc.suffix)
+			}
+		}
+	}
+}
+
+// decodesTo reports whether data, in the encoding token, is want.
+func decodesTo(token string, data, want []byte) bool {
+	var r io.Reader = brotli.NewReader(bytes.NewReader(data))
+	if token == "gzip" {
+		z, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return false
+		}
+		r = z
+	}
+	got, err := io.ReadAll(io.LimitReader(r, int64(len(want))+1))
+	return err == nil && bytes.Equal(got, want)
 }
 
 // URL is the versioned URL of name ("engine.wasm" gives
