@@ -332,7 +332,7 @@ func TestALoopThatNeverEndsLeavesThePageResponsive(t *testing.T) {
 	// the program runs.
 	eval[chromedp.Void](tb, `window.__stall = 0; (() => { let last = performance.now(); setInterval(() => { const now = performance.now(); window.__stall = Math.max(window.__stall, now - last); last = now; }, 20); })()`)
 	tb.waitFor("the time limit", `document.querySelector('[data-testid="panel-diagnostics"] [data-code="playground-time-limit"]') && !document.querySelector('[data-testid="results"]').hasAttribute("aria-busy")`)
-	if got := eval[string](tb, `document.querySelector('[data-testid="summary"]').textContent`); got != "Rejected before running" {
+	if got := eval[string](tb, `document.querySelector('[data-testid="summary"]').textContent`); got != "Ran until the playground stopped it: its step budget" {
 		t.Errorf("summary = %q", got)
 	}
 	if stall := eval[float64](tb, `window.__stall`); stall > 400 {

@@ -6,7 +6,7 @@
 import { el } from "./dom.js";
 import { highlight } from "./embed-highlight.js";
 import { rangeOf } from "./positions.js";
-import { cardTitle, incompleteNote, notChecked, visibleDiagnostics } from "./results.js";
+import { cardTitle, incompleteNote, notChecked, stoppedSummary, visibleDiagnostics } from "./results.js";
 import { shapeText, shortDevice } from "./trace.js";
 
 // badgesByLine groups a Result's trace by the snippet line each operation
@@ -107,7 +107,7 @@ export function mainDiagnostic(result, viewMode) {
 export function summaryText(result, viewMode) {
   const errors = visibleDiagnostics(result, viewMode).filter((d) => d.severity === "error").length;
   if (result.status === "panicked" && viewMode === "panic") return "Burn would panic";
-  if (result.status === "rejected") return "Rejected before running";
+  if (result.status === "rejected") return stoppedSummary(result) || "Rejected before running";
   if (errors === 1) return "1 error found";
   if (errors > 1) return `${errors} errors found`;
   if (incompleteNote(result)) return `Ran; ${notChecked(result)}`;

@@ -41,12 +41,31 @@ function summary(view) {
   const r = view.result;
   const errors = visibleDiagnostics(r, view.mode).filter((d) => d.severity === "error").length;
   if (r.status === "panicked" && view.mode === "panic") return "Burn would panic";
-  if (r.status === "rejected") return "Rejected before running";
+  if (r.status === "rejected") return stoppedSummary(r) || "Rejected before running";
   if (errors === 1) return "1 error found";
   if (errors > 1) return `${errors} errors found`;
   if (incompleteNote(r)) return `Ran; ${notChecked(r)}`;
   return "Runs without a panic";
 }
+
+// A Result rejected by a limit the program ran into (the engine's step
+// budget, the sandbox's clock or memory): it ran, up to that limit. The
+// phrases mirror stoppedSummary in web/ui/view.go.
+export function stoppedSummary(result) {
+  const d = (result.diagnostics ?? []).find((x) => x.severity === "error" && x.phase === "run" && LIMITS.has(x.code));
+  if (!d) return "";
+  let limit = LIMITS.get(d.code);
+  if (d.code === "playground-time-limit" && d.message.includes("evaluation steps")) limit = "its step budget";
+  else if (d.code === "playground-time-limit" && d.message.includes("nested function calls")) limit = "its call depth limit";
+  return `Ran until the playground stopped it: ${limit}`;
+}
+
+const LIMITS = new Map([
+  ["playground-time-limit", "its time limit"],
+  ["playground-memory-limit", "its memory limit"],
+  ["playground-output-limit", "its output limit"],
+  ["playground-result-limit", "the result's size limit"],
+]);
 
 // The warnings that make a Result incomplete (engine.IncompleteCodes).
 const INCOMPLETE = new Set(["playground-outside-world", "playground-unchecked", "playground-unmodelled"]);

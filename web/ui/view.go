@@ -132,6 +132,34 @@ func (r *resultsView) rawJSON() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// stoppedSummary is the summary of a Result rejected by a limit the
+// program ran into (the engine's step budget, the sandbox's clock or
+// memory): it ran, up to that limit. The phrases mirror stoppedSummary in
+// web/frontend/results.js.
+func stoppedSummary(res engine.Result) string {
+	for _, d := range res.Diagnostics {
+		limit, ok := runLimits[d.Code]
+		if !ok || d.Severity != "error" || d.Phase != "run" {
+			continue
+		}
+		switch {
+		case d.Code == "playground-time-limit" && strings.Contains(d.Message, "evaluation steps"):
+			limit = "its step budget"
+		case d.Code == "playground-time-limit" && strings.Contains(d.Message, "nested function calls"):
+			limit = "its call depth limit"
+		}
+		return "Ran until the playground stopped it: " + limit
+	}
+	return ""
+}
+
+var runLimits = map[string]string{
+	"playground-time-limit":   "its time limit",
+	"playground-memory-limit": "its memory limit",
+	"playground-output-limit": "its output limit",
+	"playground-result-limit": "the result's size limit",
+}
+
 // summary is the one-line outcome above the tabs.
 func (r *resultsView) summary() string {
 	if r.Failure != "" {
@@ -147,6 +175,9 @@ func (r *resultsView) summary() string {
 	case r.Result.Status == engine.StatusPanicked && r.Mode == ModePanic:
 		return "Burn would panic"
 	case r.Result.Status == engine.StatusRejected:
+		if s := stoppedSummary(r.Result); s != "" {
+			return s
+		}
 		return "Rejected before running"
 	case n == 1:
 		return "1 error found"

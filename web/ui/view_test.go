@@ -211,3 +211,26 @@ func TestConfigHelpersData(t *testing.T) {
 		t.Errorf("BURN_DEVICE values: %v (spec.md §2.4 lists 11)", helpers.BurnDevices)
 	}
 }
+
+// TestALimitedRunIsSummarisedAsARun: a Result a limit stopped ran up to
+// it, and its summary says which limit; one rejected at parse did not run.
+func TestALimitedRunIsSummarisedAsARun(t *testing.T) {
+	for _, c := range []struct {
+		d    engine.Diagnostic
+		want string
+	}{
+		{engine.Diagnostic{Code: "playground-time-limit", Phase: "run", Severity: "error", Message: "the program did not finish within the playground's budget of 2000000 evaluation steps; does a loop never end?"},
+			"Ran until the playground stopped it: its step budget"},
+		{engine.Diagnostic{Code: "playground-time-limit", Phase: "run", Severity: "error", Message: "the run did not finish within the playground's time limit of 2s"},
+			"Ran until the playground stopped it: its time limit"},
+		{engine.Diagnostic{Code: "playground-memory-limit", Phase: "run", Severity: "error", Message: "out of memory"},
+			"Ran until the playground stopped it: its memory limit"},
+		{engine.Diagnostic{Code: "syntax", Phase: "parse", Severity: "error", Message: "expected `;`"},
+			"Rejected before running"},
+	} {
+		r := &resultsView{Mode: ModePanic, Result: engine.Result{Status: engine.StatusRejected, Complete: true, Diagnostics: []engine.Diagnostic{c.d}}}
+		if got := r.summary(); got != c.want {
+			t.Errorf("%s: summary %q, want %q", c.d.Code, got, c.want)
+		}
+	}
+}
