@@ -29,13 +29,20 @@ var panicTable string
 //go:embed sites.tsv
 var siteTable string
 
+// titleTable gives the records whose message does not read as a title (it
+// has placeholders, is one, or names no failure) a title written for
+// people: columns code and title, after a header line.
+//
+//go:embed titles.tsv
+var titleTable string
+
 // Record is one catalog entry: what a diagnostic code means, where Burn
 // raises it, and how to avoid it. Empty strings and zero stand for the
 // JSON nulls of the stored record.
 type Record struct {
 	Code             string // the slug; also the file name and the diagnostic code
 	Repo             string // "tracel-ai/burn" or "dispatch-playground/playground"
-	Title            string // errorMessage on one line, placeholders shown as …
+	Title            string // the heading: titles.tsv's title, else errorMessage's first line or the code (see title)
 	Message          string // errorMessage: the message as written in the source
 	Pattern          string // messagePattern: finds the printed message
 	Type             string // errorType: panic, compile, error, validation, limit
@@ -538,11 +545,16 @@ func printedMessage(r Row) string {
 	return prefix + ": " + r.Message
 }
 
-// title is a record's heading. A Burn record is titled by its message on
-// one line, placeholders shown as "…" (a message of placeholders only, by
-// its code); a playground record by its code, whose words are chosen to
-// read as a title.
+// title is a record's heading: the title titles.tsv gives its code, else,
+// for a Burn record, the first line of its message, and for a playground
+// record (or a message of placeholders only) its code, whose words are
+// chosen to read as a title. The table has a row for every message with a
+// placeholder (the package tests hold it to that); were one missing, its
+// placeholders would show as "…".
 func title(repo, msg, code string) string {
+	if t, ok := titles()[code]; ok {
+		return t
+	}
 	first, _, _ := strings.Cut(msg, "\n")
 	t := strings.TrimSpace(placeholder.ReplaceAllString(first, "…"))
 	if (repo == burnRepo && strings.Trim(t, "… ") != "") || code == "" {
@@ -556,6 +568,36 @@ func title(repo, msg, code string) string {
 	}
 	words[0] = strings.ToUpper(words[0][:1]) + words[0][1:]
 	return strings.Join(words, " ")
+}
+
+// titles is titleTable by code. The table is part of the build and checked
+// by the package tests, so a malformed row is a programming error.
+var titles = sync.OnceValue(func() map[string]string {
+	t, err := parseTitles(titleTable)
+	if err != nil {
+		panic("catalog: " + err.Error())
+	}
+	return t
+})
+
+// parseTitles reads a table in titles.tsv's columns.
+func parseTitles(table string) (map[string]string, error) {
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
+	if lines[0] != "code\ttitle" {
+		return nil, fmt.Errorf("titles.tsv: missing header")
+	}
+	out := make(map[string]string, len(lines)-1)
+	for n, line := range lines[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) != 2 || f[0] == "" || f[1] == "" {
+			return nil, fmt.Errorf("titles.tsv:%d: want a code and a title", n+2)
+		}
+		if _, dup := out[f[0]]; dup {
+			return nil, fmt.Errorf("titles.tsv:%d: code %q is on two rows", n+2, f[0])
+		}
+		out[f[0]] = f[1]
+	}
+	return out, nil
 }
 
 // titleWords spells the words of codes that are not written in lowercase.

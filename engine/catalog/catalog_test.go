@@ -112,8 +112,13 @@ func TestByPanicID(t *testing.T) {
 
 func TestTitles(t *testing.T) {
 	for code, want := range map[string]string{
-		"input-tensor-is-on-the-wrong-backend":               "input tensor `…` is on the wrong backend",
-		"device-device-settings-have-already-been-initializ": "Device … settings have already been initialized and cannot be changed.",
+		// From titles.tsv.
+		"input-tensor-is-on-the-wrong-backend":               "Input tensor is on the wrong backend for this dispatch",
+		"device-device-settings-have-already-been-initializ": "Device settings have already been initialized and cannot be changed",
+		"err": "Failed to open a remote session's channels",
+		// From the message.
+		"affine-is-set-to-true-but-gamma-or-beta-is-none": "Affine is set to true, but gamma or beta is None",
+		// From the code.
 		"invalid-utf8":          "Invalid UTF-8",
 		"playground-time-limit": "Playground time limit",
 	} {
