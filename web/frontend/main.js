@@ -8,6 +8,7 @@ import { Engine } from "./engine.js";
 import { renderResults, toggleTraceGroup, visibleDiagnostics } from "./results.js";
 import { Autosave, decodeHash, encodeHash, makeState } from "./state.js";
 import { ConfigHelpers } from "./helpers.js";
+import { setupMenus, showKeyboardHint } from "./menus.js";
 
 // How long typing must pause before the program is checked again.
 const RECHECK_DELAY_MS = 400;
@@ -52,6 +53,8 @@ class Playground {
 
     this.setupTabs();
     this.setupToolbar();
+    setupMenus(form);
+    showKeyboardHint(form.querySelector("#keyboard-hint"));
     this.results.addEventListener("click", (e) => this.resultsClick(e));
 
     this.engine = new Engine({

@@ -174,7 +174,7 @@ func playground(v playgroundView, assets func(string) string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</textarea></section></div><p class=\"keyboard-hint\" id=\"keyboard-hint\"><kbd>Ctrl</kbd>/<kbd>⌘</kbd> + <kbd>Enter</kbd> runs. In an editor, <kbd>Tab</kbd> indents: press <kbd>Esc</kbd> then <kbd>Tab</kbd> to move on.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</textarea></section></div><p class=\"keyboard-hint\" id=\"keyboard-hint\" hidden><kbd>Ctrl</kbd>/<kbd>⌘</kbd> + <kbd>Enter</kbd> runs. In an editor, <kbd>Tab</kbd> indents: press <kbd>Esc</kbd> then <kbd>Tab</kbd> to move on.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
