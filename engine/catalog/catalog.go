@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"regexp/syntax"
@@ -569,6 +570,10 @@ func title(repo, msg, code string) string {
 	words[0] = strings.ToUpper(words[0][:1]) + words[0][1:]
 	return strings.Join(words, " ")
 }
+
+// WrittenTitles is titles.tsv by code: the titles written for the records
+// whose message does not read as one. The page's cards take them from it.
+func WrittenTitles() map[string]string { return maps.Clone(titles()) }
 
 // titles is titleTable by code. The table is part of the build and checked
 // by the package tests, so a malformed row is a programming error.

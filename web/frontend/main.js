@@ -5,7 +5,7 @@
 
 import { createEditor, textareaEditor } from "./editor.js";
 import { Engine } from "./engine.js";
-import { renderResults, toggleTraceGroup, visibleDiagnostics } from "./results.js";
+import { renderResults, setTitles, toggleTraceGroup, visibleDiagnostics } from "./results.js";
 import { Autosave, decodeHash, encodeHash, makeState } from "./state.js";
 import { ConfigHelpers } from "./helpers.js";
 import { setupMenus, showKeyboardHint } from "./menus.js";
@@ -24,6 +24,7 @@ class Playground {
     this.results = form.querySelector('[data-testid="results"]');
     this.origin = form.dataset.origin;
     this.reset = readJSON("reset-state");
+    setTitles(readJSON("catalog-titles"));
     this.autosave = new Autosave(this.origin);
     this.last = null; // the latest run: {result, via, ms, failure}
     this.recheckTimer = null;

@@ -24,9 +24,18 @@ export function visibleDiagnostics(result, mode) {
 // Placeholders of a Rust format string, as engine/catalog titles them.
 const PLACEHOLDER = /\{[A-Za-z0-9_]*(?::[^{}]*)?\}/g;
 
-// cardTitle is the catalog's title of a record: its message on one line,
-// placeholders shown as "…".
+// The titles the catalog writes for its records whose message has
+// placeholders (engine/catalog/titles.tsv), by code; the playground's page
+// gives them (setTitles), an embed has none and falls back on the message.
+let writtenTitles = {};
+export function setTitles(titles) {
+  writtenTitles = titles && typeof titles === "object" ? titles : {};
+}
+
+// cardTitle is the catalog's title of a record: the title written for it,
+// else its message on one line with placeholders shown as "…".
 export function cardTitle(d) {
+  if (typeof writtenTitles[d.code] === "string") return writtenTitles[d.code];
   const message = d.record && typeof d.record.errorMessage === "string" ? d.record.errorMessage : "";
   const title = message.split("\n")[0].replace(PLACEHOLDER, "…").trim();
   if (title.replace(/[… ]/g, "") === "") return message && d.record.slug ? d.record.slug.replaceAll("-", " ") : d.code;

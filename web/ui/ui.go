@@ -290,8 +290,9 @@ func diagnosticCount(r *resultsView) int {
 	return len(r.diagnostics())
 }
 
-// cardTitle is a diagnostic's heading: its catalog record's title, which
-// shows the message's placeholders as "…".
+// cardTitle is a diagnostic's heading: its catalog record's title, written
+// for people where the message has placeholders (the card shows the filled
+// message below it).
 func cardTitle(code string) string {
 	if r, ok := catalog.ByCode(code); ok {
 		return r.Title
