@@ -275,8 +275,8 @@ func (w *World) create(name string, tt tensorType, shape []int64, a argList, opt
 			out.node = w.newLeaf()
 		}
 	}
-	switch name {
-	case "random", "zeros", "ones", "full", "empty":
+	switch n, _ := tensor.ShapeElements(out.shape); {
+	case n >= lazyElements && (name == "random" || name == "zeros" || name == "ones" || name == "full" || name == "empty"):
 		w.computeLater(out, func() (*tensor.Lazy, error) { return w.creationLater(name, out, a, optIndex, d) })
 	default:
 		w.compute(out, nil, func() (*tensor.Tensor, error) { return w.creationValues(name, out, a, optIndex, d) })

@@ -44,6 +44,11 @@ func (w *World) compute(out *Tensor, inputs []*Tensor, f func() (*tensor.Tensor,
 	out.val = v
 }
 
+// lazyElements is the size from which a creation op's values are left for
+// later: below it, making them costs less than the closures that would
+// defer them.
+const lazyElements = 4096
+
 // computeLater is compute for the values of a creation op that can be
 // made when first read (tensor.Lazy): the budget is taken now, as compute
 // takes it, before f, so that which tensors have values, and the draws
