@@ -77,8 +77,22 @@ func (w *World) computed(v Value, ue *UsageError, p *Panic, inputs []*Tensor, f 
 	return v, ue, p
 }
 
-// reshapeValues gives out, a reshape of in, in's values in out's shape.
+// keepsOrder are the table's ops whose result is their input's elements
+// in the same order, in another shape (rowValues reshapes them).
+var keepsOrder = map[string]bool{"reshape": true, "flatten": true, "unsqueeze": true, "unsqueeze_dim": true, "squeeze": true, "squeeze_dim": true}
+
+// reshapeValues gives out, a reshape of in, in's values in out's shape;
+// values left for later stay so (a batch drawn at random and reshaped
+// before a convolution past the work budget is never made).
 func (w *World) reshapeValues(out, in *Tensor) {
+	if in.val == nil && in.lazy != nil && w.unneeded == 0 && out.kind != KindQFloat {
+		if dt, ok := valueDType(out.dtype); ok && dt == in.lazy.DType() {
+			if w.budget.TakeShape(out.shape) {
+				out.val, out.lazy = nil, in.lazy.Reshaped(intDims(out.shape))
+			}
+			return
+		}
+	}
 	w.compute(out, []*Tensor{in}, func() (*tensor.Tensor, error) { return tensor.Reshape(in.vals(), intDims(out.shape)) })
 }
 

@@ -9,8 +9,8 @@ import (
 )
 
 // TestCreationValuesAreMadeWhenRead: a random parameter on the autodiff
-// device keeps its values for later through require_grad (a model's
-// weights, which a batch without values never reads); the trace still
+// device keeps its values for later through require_grad and a reshape (a
+// model's weights, which a batch without values never reads); the trace still
 // previews them; the first operation that reads them makes them, and they
 // are the values the generator drew at creation, as is the next tensor
 // drawn after it.
@@ -22,9 +22,13 @@ func TestCreationValuesAreMadeWhenRead(t *testing.T) {
 	if x.val != nil || x.lazy == nil {
 		t.Fatalf("require_grad made the parameter's values")
 	}
+	flat := mustCall(t, w, method(x, "reshape", dims(300000))).(*Tensor)
+	if flat.val != nil || flat.lazy == nil || x.val != nil {
+		t.Fatalf("reshape made the values")
+	}
 	y := mustCall(t, w, fnG("Tensor::random", []string{"1"}, dims(4), enum("Distribution", "Default"), ref(ad))).(*Tensor)
 	tr := w.Trace()
-	preview := tr[len(tr)-2].Note
+	preview := tr[len(tr)-3].Note
 
 	rng := tensor.NewRNG(tensor.DefaultSeed)
 	wantX, _ := tensor.Random([]int{600, 500}, tensor.F32, tensor.Distribution{Kind: tensor.DistDefault}, rng)
@@ -41,5 +45,8 @@ func TestCreationValuesAreMadeWhenRead(t *testing.T) {
 	}
 	if !sum.hasVals() {
 		t.Errorf("sum has no values")
+	}
+	if got := flat.vals(); got == nil || !slices.Equal(got.F, wantX.F) || len(got.Shape) != 1 {
+		t.Errorf("the reshaped parameter's values are not the parameter's, flattened")
 	}
 }

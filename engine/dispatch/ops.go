@@ -257,6 +257,8 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		} else {
 			out.derive(t, (*tensor.Tensor).Detach)
 		}
+	case !detach && len(args.tensors) == 0 && keepsOrder[row.method]:
+		w.reshapeValues(out, t)
 	case !detach:
 		w.compute(out, append([]*Tensor{t}, args.tensors...), func() (*tensor.Tensor, error) {
 			return w.rowValues(row, t, args, a, out)

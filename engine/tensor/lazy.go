@@ -67,6 +67,25 @@ func (l *Lazy) Then(f func(*Tensor) *Tensor) *Lazy {
 	return &Lazy{shape: l.shape, dtype: l.dtype, elem: l.elem, make: func() *Tensor { return apply(l.Force()) }}
 }
 
+// Reshaped is a Lazy of this one's tensor reshaped to shape, which has as
+// many elements: element i is the same, so is the preview.
+func (l *Lazy) Reshaped(shape []int) *Lazy {
+	reshape := func(t *Tensor) *Tensor {
+		if t == nil {
+			return nil
+		}
+		r, err := Reshape(t, shape)
+		if err != nil {
+			return nil
+		}
+		return r
+	}
+	if l.made {
+		return &Lazy{shape: shape, dtype: l.dtype, t: reshape(l.t), made: true}
+	}
+	return &Lazy{shape: shape, dtype: l.dtype, elem: l.elem, make: func() *Tensor { return reshape(l.Force()) }}
+}
+
 // RandomLater is Random made lazily: rng moves on now past the draws
 // Random would take, so that every later draw is the one it would be, and
 // the values are Random's when they are made.
