@@ -290,6 +290,16 @@ func diagnosticCount(r *resultsView) int {
 	return len(r.diagnostics())
 }
 
+// sourceWhere is where a record's message is raised, file:line, or the
+// file alone for a record with no single line (a playground limit, a
+// check the engine makes).
+func sourceWhere(r catalog.Record) string {
+	if r.Line <= 0 {
+		return r.FilePath
+	}
+	return fmt.Sprintf("%s:%d", r.FilePath, r.Line)
+}
+
 // cardTitle is a diagnostic's heading: its catalog record's title, written
 // for people where the message has placeholders (the card shows the filled
 // message below it).

@@ -304,3 +304,18 @@ func TestCatalogFindsARecordByItsPanicMessage(t *testing.T) {
 		t.Errorf("record page = %d", page.Code)
 	}
 }
+
+// TestCatalogShowsNoLineZero: a record with no single line is listed with
+// its file alone, never as file:0, and every title is written for people.
+func TestCatalogShowsNoLineZero(t *testing.T) {
+	e, _, _ := newTestServer(t)
+	all := do(t, e, http.MethodGet, "/catalog", nil).Body.String()
+	if m := regexp.MustCompile(`catalog-where">[^<]*:0<`).FindString(all); m != "" {
+		t.Errorf("the catalog lists a record at line 0: %s", m)
+	}
+	for _, li := range regexp.MustCompile(`(?s)data-testid="catalog-record".*?</li>`).FindAllString(all, -1) {
+		if strings.Contains(li, "…") {
+			t.Errorf("the catalog lists a title with …: %s", li)
+		}
+	}
+}
