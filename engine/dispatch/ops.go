@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/burncheck"
@@ -231,6 +232,12 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		pl, p = routeMulti(inputs)
 	}
 	if p != nil {
+		if (row.route == "binary" || row.route == "any") && len(p.Fixes) == 0 && len(args.inputs) > 0 && sameBackendPanic[p.ID] &&
+			!t.tracked && !args.tensors[0].tracked {
+			// Two plain tensors on two backends; a tracked one beside a
+			// plain one needs autodiff on both, which a move does not give.
+			p.Fixes = moveFixes(args.inputs[0])
+		}
 		return nil, nil, w.failOp(op, t, p)
 	}
 	if row.method == "scatter" && pl.autodiff && args.update != "Add" && args.update != "Assign" {
@@ -475,9 +482,25 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 		f = burncheck.TensorScatter(t.shape, args.dims[0], args.tensors[0].shape, args.tensors[1].shape)
 	}
 	if p := checkFailed(f); p != nil {
+		if p.ID == "bt-check-device" && len(args.inputs) > 0 {
+			p.Fixes = moveFixes(args.inputs[0])
+		}
 		return nil, p
 	}
 	return shape, nil
+}
+
+// moveFixes are the edits that put the two tensors of a binary op on one
+// device: the other tensor moved to the receiver's device, or the
+// receiver to the other's. Either is what Burn's message asks for; the
+// first keeps the receiver where the program made it.
+// other is the call input the second tensor came from.
+func moveFixes(other int) []FixHint {
+	o := strconv.Itoa(other)
+	return []FixHint{
+		{Title: "Move `{" + o + "}` to the device of `{0}`", Arg: other, NewText: "{(" + o + ")}.to_device(&{(0)}.device())", Tensors: []int{0, other}},
+		{Title: "Move `{0}` to the device of `{" + o + "}`", Arg: 0, NewText: "{(0)}.to_device(&{(" + o + ")}.device())", Tensors: []int{0, other}},
+	}
 }
 
 // sliceSize is Slice::output_size over the range Burn clamped to the dim.

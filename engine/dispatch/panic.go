@@ -45,6 +45,29 @@ type FixHint struct {
 	Arg        int // input whose text is replaced; NoArg to replace nothing
 	NewText    string
 	AddFeature string // burn feature to enable, "" for none
+	// Tensors are the call inputs (0 the receiver, i the i-th argument)
+	// the edit needs to be tensors of the program's own call: a panic
+	// raised inside a module's forward reaches the program's call to the
+	// module, whose inputs are not the op's.
+	Tensors []int
+}
+
+// Applies reports whether the hint's edit fits call, whose receiver and
+// arguments it may name.
+func (h FixHint) Applies(call Call) bool {
+	for _, i := range h.Tensors {
+		var v Value
+		switch {
+		case i == 0:
+			v = call.Recv
+		case i-1 < len(call.Args):
+			v = call.Args[i-1]
+		}
+		if _, ok := Deref(v).(*Tensor); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // NoArg marks a FixHint that edits no input of the call.

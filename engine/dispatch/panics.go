@@ -110,6 +110,12 @@ func panicCheckpointMismatch(lhs, rhs Strategy) *Panic {
 	return newPanic("disp-ckpt-mismatch", at(locDispatchDevice, 216), assertEqMsg(m, lhs.String(), rhs.String()))
 }
 
+// sameBackendPanic are the binary ops' "not on the same backend" panics
+// that moving one plain tensor to the other's device resolves.
+var sameBackendPanic = map[string]bool{
+	"disp-binary-op-backend": true, "disp-binary-float-backend": true, "disp-binary-float-any-backend": true,
+}
+
 func notSameBackend(lhs, rhs string) string {
 	return fmt.Sprintf("The provided tensors are not on the same backend. Got backends %s and %s.", lhs, rhs)
 }

@@ -852,7 +852,7 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 		}
 		labels := in.labels(call, inputs)
 		d := diag.Diagnostic{Severity: diag.Error, Message: p.Message, File: diag.MainRS, Range: r,
-			Labels: labels, Fixes: in.fixes(p.Fixes, site, inputs), PanicID: p.ID}
+			Labels: labels, Fixes: in.fixes(applicable(p.Fixes, call), site, inputs), PanicID: p.ID}
 		for _, l := range p.Labels {
 			d.Help = append(d.Help, l)
 		}
@@ -921,11 +921,45 @@ func isSimpleName(s string) bool {
 	return true
 }
 
+// applicable are the hints whose edits fit the program's call.
+func applicable(hints []dispatch.FixHint, call dispatch.Call) []dispatch.FixHint {
+	var out []dispatch.FixHint
+	for _, h := range hints {
+		if h.Applies(call) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// receiverText is an expression's source as the receiver of a method
+// call: as it is when a method call binds to all of it (a path, a call, a
+// field, an index), else in parentheses (`a + b`, `&x`, `-y`).
+func receiverText(src string) string {
+	depth := 0
+	for i, r := range src {
+		switch r {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		default:
+			if depth == 0 && !(r == '_' || r == '.' || r == ':' || r == '!' && i > 0 || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return "(" + src + ")"
+			}
+		}
+	}
+	return src
+}
+
 // fixes turns fix hints into edits of main.rs and Cargo.toml.
 func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []source.Range) []diag.Fix {
 	var out []diag.Fix
 	for _, h := range hints {
 		fix := diag.Fix{Title: h.Title}
+		for i := len(inputs) - 1; i >= 0; i-- {
+			fix.Title = strings.ReplaceAll(fix.Title, fmt.Sprintf("{%d}", i), strings.TrimSpace(in.src.Slice(inputs[i])))
+		}
 		if h.Arg != dispatch.NoArg {
 			r := site
 			if h.Arg >= 0 && h.Arg < len(inputs) {
@@ -933,7 +967,9 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 			}
 			text := h.NewText
 			for i := len(inputs) - 1; i >= 0; i-- {
-				text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), strings.TrimSpace(in.src.Slice(inputs[i])))
+				src := strings.TrimSpace(in.src.Slice(inputs[i]))
+				text = strings.ReplaceAll(text, fmt.Sprintf("{(%d)}", i), receiverText(src))
+				text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), src)
 			}
 			fix.Edits = append(fix.Edits, diag.Edit{File: diag.MainRS, Range: r, NewText: text})
 		}
