@@ -153,7 +153,17 @@ func (w *World) autodiffMethod(t *Tensor, method string, a argList) (Value, *Usa
 func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 	if !w.autodiffCompiled() {
 		entry := map[Kind]autodiffEntry{KindFloat: entryInner, KindInt: entryIntInner, KindBool: entryBoolInner, KindQFloat: entryQInner}[t.kind]
-		return nil, nil, w.failOp(t.kind.opPrefix()+"_inner", t, panicNoAutodiffFeature(entry).on(0))
+		p := panicNoAutodiffFeature(entry).on(0)
+		if t.kind == KindFloat {
+			// no_grad is inner() on a tape and a no-op without autodiff.
+			p.Fixes = []FixHint{{Title: "Use no_grad(), which works with autodiff and without", Arg: -1, NewText: "{0}.no_grad()"}}
+		} else {
+			// An int, bool or quantized tensor has no tape: its inner()
+			// is the tensor itself where autodiff is compiled in.
+			kind := map[Kind]string{KindInt: "an int", KindBool: "a bool", KindQFloat: "a quantized"}[t.kind]
+			p.Fixes = []FixHint{{Title: "Drop .inner(): " + kind + " tensor has no tape", Arg: -1, NewText: "{0}"}}
+		}
+		return nil, nil, w.failOp(t.kind.opPrefix()+"_inner", t, p)
 	}
 	if t.kind != KindFloat {
 		return t, nil, nil
