@@ -41,7 +41,10 @@ func (l *Lazy) Shape() []int { return l.shape }
 func (l *Lazy) Preview(max int) string {
 	n := numel(l.shape)
 	if l.made || n <= max || n <= 6 {
-		return l.Force().Preview(max)
+		if t := l.Force(); t != nil {
+			return t.Preview(max)
+		}
+		return ""
 	}
 	idx := []int{0, 1, 2, n - 3, n - 2, n - 1}
 	some := newData(l.dtype, []int{len(idx)})

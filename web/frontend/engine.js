@@ -11,7 +11,11 @@ export class Engine {
   // stopped; its diagnostic is given the snippet's span. newWorker makes
   // the worker (a test gives its own). runURL is the server's run API: an
   // embedded snippet's server is on another origin than its page.
-  constructor({ workerURL, wasmURL, timeLimitMs, timeLimitResult, onStatus, newWorker = (url) => new Worker(url, { type: "module" }), runURL = "/api/run" }) {
+  // tierUp asks the worker to spend idle time after a slow run getting V8
+  // to optimize the engine (worker.js): the playground's page, where every
+  // edit is re-checked, wants it; a page of embedded snippets does not.
+  constructor({ workerURL, wasmURL, timeLimitMs, timeLimitResult, onStatus, newWorker = (url) => new Worker(url, { type: "module" }), runURL = "/api/run", tierUp = false }) {
+    this.tierUp = tierUp;
     this.newWorker = newWorker;
     this.runURL = runURL;
     this.workerURL = workerURL;
@@ -52,7 +56,7 @@ export class Engine {
       event.preventDefault();
       if (this.state === "loading") this.useServer("the engine worker failed to load");
     };
-    worker.postMessage({ type: "load", url: this.wasmURL, module: this.module });
+    worker.postMessage({ type: "load", url: this.wasmURL, module: this.module, ...(this.tierUp ? { tierUp: true } : {}) });
   }
 
   useServer(reason) {

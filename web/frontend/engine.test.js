@@ -118,3 +118,12 @@ test("without a worker, runs go to the server's /api/run", async () => {
     globalThis.fetch = realFetch;
   }
 });
+
+test("only an engine made with tierUp asks its worker to tier the engine up", async () => {
+  FakeWorker.made = [];
+  const options = { workerURL: "w.js", wasmURL: "engine.wasm", timeLimitMs: 1000, timeLimitResult: {}, onStatus: () => {}, newWorker: () => new FakeWorker() };
+  new Engine({ ...options, tierUp: true }).start();
+  new Engine(options).start();
+  assert.equal(FakeWorker.made[0].posted[0].tierUp, true);
+  assert.equal("tierUp" in FakeWorker.made[1].posted[0], false);
+});

@@ -64,6 +64,7 @@ class Playground {
       timeLimitMs: Number(form.dataset.timeLimitMs),
       timeLimitResult: readJSON("time-limit-result"),
       onStatus: (s) => this.engineStatus(s),
+      tierUp: true,
     });
 
     // The page's texts: a state in the URL hash wins, then this tab's

@@ -2,7 +2,7 @@
 // of it, and answers runs by message; the page's watchdog terminates the
 // whole worker if a run does not come back in time.
 //
-// Messages in:  {type: "load", url, module?}  {type: "run", id, request}
+// Messages in:  {type: "load", url, module?, tierUp?}  {type: "run", id, request}
 // Messages out: {type: "progress", loaded, total}  {type: "ready", module}
 //               {type: "started", id}  {type: "result", id, json}
 //               {type: "crashed", id, error}  {type: "unavailable", error}
@@ -147,12 +147,14 @@ async function load(url, module) {
 // row took under a third of the first, or the worker's budget for this is
 // spent. Results are dropped: the engine is a pure function of the
 // request, so nothing a later run sees changes.
+// Only a page that asks for it (the playground's, where every edit is
+// re-checked) gets this; embedded snippets are run once and read.
 const TIER_UP = { slowMs: 25, maxMs: 1000, budgetMs: 6000, fastRuns: 3 };
-const tierUp = { spent: 0, timer: 0, request: null, target: 0, fast: 0 };
+const tierUp = { on: false, spent: 0, timer: 0, request: null, target: 0, fast: 0 };
 
 function tierUpAfter(request, ms) {
   clearTimeout(tierUp.timer);
-  if (ms < TIER_UP.slowMs || ms > TIER_UP.maxMs || tierUp.spent >= TIER_UP.budgetMs) return;
+  if (!tierUp.on || ms < TIER_UP.slowMs || ms > TIER_UP.maxMs || tierUp.spent >= TIER_UP.budgetMs) return;
   tierUp.request = request;
   tierUp.target = Math.max(ms / 3, TIER_UP.slowMs / 2);
   tierUp.fast = 0;
@@ -202,6 +204,8 @@ async function runRequest(id, request) {
 
 onmessage = (event) => {
   const msg = event.data;
-  if (msg.type === "load") load(msg.url, msg.module);
-  else if (msg.type === "run") runRequest(msg.id, msg.request);
+  if (msg.type === "load") {
+    tierUp.on = msg.tierUp === true;
+    load(msg.url, msg.module);
+  } else if (msg.type === "run") runRequest(msg.id, msg.request);
 };
