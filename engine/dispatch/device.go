@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Strategy is burn-dispatch's GradientCheckpointingStrategy
@@ -120,9 +122,40 @@ func (d *Device) Equal(o *Device) bool {
 // "Autodiff { device: Flex(Cpu), checkpointing: Disabled }".
 func (d *Device) Debug() string {
 	if d.autodiff {
-		return fmt.Sprintf("Autodiff { device: %s, checkpointing: %s }", d.Inner().Debug(), d.strategy)
+		inner := d.Inner().Debug()
+		key := debugKey{inner, d.strategy}
+		if s, ok := autodiffDebugs.Load(key); ok {
+			return s.(string)
+		}
+		s := fmt.Sprintf("Autodiff { device: %s, checkpointing: %s }", inner, d.strategy)
+		if autodiffDebugCount.Add(1) <= maxAutodiffDebugs {
+			autodiffDebugs.Store(key, s)
+		}
+		return s
+	}
+	if s := cpuDebugs[d.backend]; s != "" {
+		return s
 	}
 	return d.backend.String() + "(" + d.payloadDebug() + ")"
+}
+
+// Every operation's trace entry names its device, so the Debug texts that
+// need no payload, and those of autodiff devices, are made once.
+var (
+	cpuDebugs = map[Backend]string{Flex: "Flex(Cpu)", NdArray: "NdArray(Cpu)", Cpu: "Cpu(CpuDevice)"}
+	// autodiffDebugs maps a debugKey to its text; a sync.Map, as native
+	// runs of the engine share the package. A program names its devices
+	// (a remote server's address, a Cuda index), so it keeps at most
+	// maxAutodiffDebugs of them.
+	autodiffDebugs     sync.Map
+	autodiffDebugCount atomic.Int64
+)
+
+const maxAutodiffDebugs = 256
+
+type debugKey struct {
+	inner    string
+	strategy Strategy
 }
 
 // payloadDebug is the Debug of the backend's own device type. cubecl's
