@@ -491,10 +491,9 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 }
 
 // moveFixes are the edits that put the two tensors of a binary op on one
-// device: the other tensor moved to the receiver's device, or the
-// receiver to the other's. Either is what Burn's message asks for; the
-// first keeps the receiver where the program made it.
-// other is the call input the second tensor came from.
+// device: the other tensor (call input other) moved to the receiver's
+// device, or the receiver to the other's. Either is what Burn's message
+// asks for; the first keeps the receiver where the program made it.
 func moveFixes(other int) []FixHint {
 	o := strconv.Itoa(other)
 	return []FixHint{

@@ -921,6 +921,16 @@ func isSimpleName(s string) bool {
 	return true
 }
 
+// titleText is an input's source as a fix's title names it: on one line,
+// and cut after 40 characters.
+func titleText(src string) string {
+	s := strings.Join(strings.Fields(src), " ")
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:39]) + "…"
+	}
+	return s
+}
+
 // applicable are the hints whose edits fit the program's call.
 func applicable(hints []dispatch.FixHint, call dispatch.Call) []dispatch.FixHint {
 	var out []dispatch.FixHint
@@ -958,7 +968,7 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 	for _, h := range hints {
 		fix := diag.Fix{Title: h.Title}
 		for i := len(inputs) - 1; i >= 0; i-- {
-			fix.Title = strings.ReplaceAll(fix.Title, fmt.Sprintf("{%d}", i), strings.TrimSpace(in.src.Slice(inputs[i])))
+			fix.Title = strings.ReplaceAll(fix.Title, fmt.Sprintf("{%d}", i), titleText(in.src.Slice(inputs[i])))
 		}
 		if h.Arg != dispatch.NoArg {
 			r := site

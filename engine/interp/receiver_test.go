@@ -21,3 +21,14 @@ func TestReceiverText(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleText: a fix's title names an input on one line, cut when long.
+func TestTitleText(t *testing.T) {
+	if got := titleText("a\n    .clone()"); got != "a .clone()" {
+		t.Errorf("titleText = %q", got)
+	}
+	long := "Tensor::<2>::ones([2, 3], &Device::wgpu(Default::default()))"
+	if got := titleText(long); got != long[:39]+"…" {
+		t.Errorf("titleText = %q", got)
+	}
+}
