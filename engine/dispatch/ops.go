@@ -150,6 +150,10 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	}
 	shape, p := w.outputShape(row, t, args, a.c)
 	if p != nil {
+		// burn-tensor's check refuses the call before it dispatches; the
+		// trace shows where, as the op it would have run.
+		w.record(TraceEvent{Op: row.ops[t.kind], Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: t.tracked,
+			Kind: t.kind.String(), Shape: t.Shape(), Note: "panic, in burn-tensor's check before dispatch"})
 		return nil, nil, p
 	}
 	t, qscheme, requant, p := w.qPrelude(row, t, &args)
