@@ -210,10 +210,11 @@ function tracePanel(result) {
     el("span", { class: "legend-panic" }), " panic",
   );
   const head = ["#", "Operation", "Device", "Backend", "Kind", "Shape", "Autodiff", "At", "Note"];
+  // The operation that panicked is recorded with a note that starts "panic".
   const row = (n) =>
     el(
       "tr",
-      {},
+      (n.entry.note ?? "").startsWith("panic") ? { class: "trace-panic-row", "data-testid": "trace-panic-row" } : { "data-testid": "trace-row" },
       el("td", {}, n.step),
       el("td", {}, el("code", {}, n.entry.op)),
       el("td", {}, n.entry.device),

@@ -94,7 +94,10 @@ function cut(s, n) {
   return chars.length <= n ? s : chars.slice(0, n - 1).join("") + "…";
 }
 
-export const shortOp = (op) => cut(op, OP_CHARS);
+// shortOp fits an operation name above its node: without the kind's
+// prefix, which the node's title and the table keep (`float_from_data`
+// reads `from_data`), cut to OP_CHARS. Mirrors shortOp in web/ui/trace.go.
+export const shortOp = (op) => cut(op.replace(/^(float|int|bool|q)_(?=.)/, ""), OP_CHARS);
 export const shortDevice = (device) => cut(device, LANE_CHARS);
 
 export const shapeText = (shape) => "[" + (shape ?? []).join(", ") + "]";

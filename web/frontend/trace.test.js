@@ -33,9 +33,11 @@ test("a capture transfer names its source; a panic before any op gets a lane", (
   assert.ok(empty.panic);
 });
 
-test("long operation names are cut to twelve characters", () => {
-  assert.equal(shortOp("float_mask_where_fill"), "float_mask_…");
-  assert.equal(shortOp("float_add"), "float_add");
+test("operation names lose their kind's prefix and are cut to twelve characters", () => {
+  assert.equal(shortOp("float_mask_where_fill"), "mask_where_…");
+  assert.equal(shortOp("float_from_data"), "from_data");
+  assert.equal(shortOp("int_add"), "add");
+  assert.equal(shortOp("to_device"), "to_device");
   assert.equal(shortDevice("Remote(RemoteDevice { endpoint: WebSocket })"), "Remote(RemoteDevice …");
 });
 

@@ -160,8 +160,31 @@ func panicLane(trace []engine.TraceEntry, p *engine.Panic, laneOf map[string]int
 	return 0
 }
 
-// shortOp fits an operation name above its node.
-func shortOp(op string) string { return cut(op, traceOpChars) }
+// panicked reports the operation that panicked, which the trace records
+// with a note that starts "panic".
+func panicked(n traceNode) bool { return strings.HasPrefix(n.Entry.Note, "panic") }
+
+// panicRowID marks the table's row of the operation that panicked.
+func panicRowID(n traceNode) string {
+	if panicked(n) {
+		return "trace-panic-row"
+	}
+	return "trace-row"
+}
+
+// shortOp fits an operation name above its node: without the kind's
+// prefix, which the node's title and the table keep (`float_from_data`
+// reads `from_data`), cut to traceOpChars. Mirrors shortOp in
+// web/frontend/trace.js.
+func shortOp(op string) string {
+	for _, kind := range []string{"float_", "int_", "bool_", "q_"} {
+		if rest, ok := strings.CutPrefix(op, kind); ok && rest != "" {
+			op = rest
+			break
+		}
+	}
+	return cut(op, traceOpChars)
+}
 
 // shortDevice fits a device's Debug form into the lane's label.
 func shortDevice(device string) string { return cut(device, traceLaneChars) }

@@ -68,7 +68,7 @@ func TestTracePanelRendersModuleGroups(t *testing.T) {
 	if n := strings.Count(html, "<tbody>"); n != 2 {
 		t.Errorf("%d plain row groups, want 2 (the operations outside any module)", n)
 	}
-	if n := strings.Count(html, "<tr><td>"); n != len(moduleTrace) {
+	if n := strings.Count(html, `data-testid="trace-row"><td>`); n != len(moduleTrace) {
 		t.Errorf("%d operation rows, want %d", n, len(moduleTrace))
 	}
 }

@@ -184,7 +184,10 @@ func TestTraceLayout(t *testing.T) {
 	if empty := layoutTrace(nil, &engine.Panic{}); len(empty.Lanes) != 1 || empty.Panic == nil {
 		t.Error("a panic before any operation still gets a lane and a mark")
 	}
-	if got := shortOp("float_mask_where_fill"); got != "float_mask_…" || len([]rune(got)) != traceOpChars {
+	if got := shortOp("float_mask_where_fill"); got != "mask_where_…" || len([]rune(got)) != traceOpChars {
+		t.Errorf("shortOp = %q", got)
+	}
+	if got := shortOp("float_from_data"); got != "from_data" {
 		t.Errorf("shortOp = %q", got)
 	}
 	if got := shortDevice("Remote(RemoteDevice { endpoint: WebSocket })"); got != "Remote(RemoteDevice …" {
