@@ -80,3 +80,21 @@ func TestKeyboardHintOnlyWhereItWorks(t *testing.T) {
 		t.Errorf("the hint shows without JavaScript")
 	}
 }
+
+// TestPhoneResultsScrollWithThePage: on a phone the results panel is as
+// tall as what it shows, so the page scrolls and nothing inside it does.
+func TestPhoneResultsScrollWithThePage(t *testing.T) {
+	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
+	tb := newTab(t, newBrowser(t), chromedp.EmulateViewport(390, 844, func(p *emulation.SetDeviceMetricsOverrideParams, touch *emulation.SetTouchEmulationEnabledParams) {
+		p.Mobile = true
+		touch.Enabled = true
+	}))
+	tb.do(chromedp.Navigate(site.URL + "/examples/remote-server-libtorch"))
+	tb.waitBrowserRun()
+	inner := eval[[]string](tb, `[...document.querySelectorAll('[data-testid="results"] *')].filter(e => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).map(e => e.className || e.tagName)`)
+	if len(inner) > 0 {
+		t.Errorf("boxes that scroll inside the page's results: %q", inner)
+	}
+	tb.screenshot("results-phone.png", nil)
+	tb.checkClean()
+}
