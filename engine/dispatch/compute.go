@@ -85,11 +85,9 @@ var keepsOrder = map[string]bool{"reshape": true, "flatten": true, "unsqueeze": 
 // values left for later stay so (a batch drawn at random and reshaped
 // before a convolution past the work budget is never made).
 func (w *World) reshapeValues(out, in *Tensor) {
-	if in.val == nil && in.lazy != nil && w.unneeded == 0 && out.kind != KindQFloat {
+	if in.val == nil && in.lazy != nil && out.kind != KindQFloat {
 		if dt, ok := valueDType(out.dtype); ok && dt == in.lazy.DType() {
-			if w.budget.TakeShape(out.shape) {
-				out.val, out.lazy = nil, in.lazy.Reshaped(intDims(out.shape))
-			}
+			w.computeLater(out, func() (*tensor.Lazy, error) { return in.lazy.Reshaped(intDims(out.shape)), nil })
 			return
 		}
 	}
@@ -165,14 +163,9 @@ func (w *World) setRNG(b Backend, r *tensor.RNG) {
 // value, the distribution, the literal data or the range sit at the
 // argument before the creation options (optIndex).
 func (w *World) creationValues(name string, out *Tensor, a argList, optIndex int, d *Device) (*tensor.Tensor, error) {
-	dt, ok := valueDType(out.dtype)
+	dt, shape, src, ok := creationSource(out, a, optIndex)
 	if !ok {
 		return nil, tensor.ErrKind
-	}
-	shape := intDims(out.shape)
-	var src Value = Unit{}
-	if optIndex > 0 && optIndex-1 < a.n() {
-		src = a.get(optIndex - 1)
 	}
 	switch name {
 	case "zeros":
@@ -213,18 +206,28 @@ func (w *World) creationValues(name string, out *Tensor, a argList, optIndex int
 	return nil, tensor.ErrUnknownOp
 }
 
+// creationSource is what a creation op's values are made from: out's
+// dtype and dims, and the argument before the creation options (the fill
+// value, the distribution, the literal data or the range; Unit when there
+// is none). ok is false for a dtype that carries no values.
+func creationSource(out *Tensor, a argList, optIndex int) (dt tensor.DType, shape []int, src Value, ok bool) {
+	if dt, ok = valueDType(out.dtype); !ok {
+		return dt, nil, nil, false
+	}
+	src = Unit{}
+	if optIndex > 0 && optIndex-1 < a.n() {
+		src = a.get(optIndex - 1)
+	}
+	return dt, intDims(out.shape), src, true
+}
+
 // creationLater is creationValues left for later, for the ops whose
 // elements depend on their index only: random and the fills. The
 // generator moves on at once, past the draws random takes.
 func (w *World) creationLater(name string, out *Tensor, a argList, optIndex int, d *Device) (*tensor.Lazy, error) {
-	dt, ok := valueDType(out.dtype)
+	dt, shape, src, ok := creationSource(out, a, optIndex)
 	if !ok {
 		return nil, tensor.ErrKind
-	}
-	shape := intDims(out.shape)
-	var src Value = Unit{}
-	if optIndex > 0 && optIndex-1 < a.n() {
-		src = a.get(optIndex - 1)
 	}
 	switch name {
 	case "zeros", "empty":

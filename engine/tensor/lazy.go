@@ -57,7 +57,24 @@ func (l *Lazy) Preview(max int) string {
 // Then is a Lazy of f applied to this one's tensor when it is made, for an
 // f that keeps the values (require_grad, detach, a move between devices):
 // the preview is this one's.
-func (l *Lazy) Then(f func(*Tensor) *Tensor) *Lazy {
+func (l *Lazy) Then(f func(*Tensor) *Tensor) *Lazy { return l.then(l.shape, f) }
+
+// Reshaped is a Lazy of this one's tensor reshaped to shape, which has as
+// many elements: element i is the same, so is the preview.
+func (l *Lazy) Reshaped(shape []int) *Lazy {
+	return l.then(shape, func(t *Tensor) *Tensor {
+		r, err := Reshape(t, shape)
+		if err != nil {
+			return nil
+		}
+		return r
+	})
+}
+
+// then is a Lazy in shape of f applied to this one's tensor, element i
+// of which is this one's element i; a tensor that could not be made stays
+// unmade (nil).
+func (l *Lazy) then(shape []int, f func(*Tensor) *Tensor) *Lazy {
 	apply := func(t *Tensor) *Tensor {
 		if t == nil {
 			return nil
@@ -65,28 +82,9 @@ func (l *Lazy) Then(f func(*Tensor) *Tensor) *Lazy {
 		return f(t)
 	}
 	if l.made {
-		return &Lazy{shape: l.shape, dtype: l.dtype, t: apply(l.t), made: true}
+		return &Lazy{shape: shape, dtype: l.dtype, t: apply(l.t), made: true}
 	}
-	return &Lazy{shape: l.shape, dtype: l.dtype, elem: l.elem, make: func() *Tensor { return apply(l.Force()) }}
-}
-
-// Reshaped is a Lazy of this one's tensor reshaped to shape, which has as
-// many elements: element i is the same, so is the preview.
-func (l *Lazy) Reshaped(shape []int) *Lazy {
-	reshape := func(t *Tensor) *Tensor {
-		if t == nil {
-			return nil
-		}
-		r, err := Reshape(t, shape)
-		if err != nil {
-			return nil
-		}
-		return r
-	}
-	if l.made {
-		return &Lazy{shape: shape, dtype: l.dtype, t: reshape(l.t), made: true}
-	}
-	return &Lazy{shape: shape, dtype: l.dtype, elem: l.elem, make: func() *Tensor { return reshape(l.Force()) }}
+	return &Lazy{shape: shape, dtype: l.dtype, elem: l.elem, make: func() *Tensor { return apply(l.Force()) }}
 }
 
 // RandomLater is Random made lazily: rng moves on now past the draws
