@@ -61,9 +61,7 @@ func (w *World) moreTensorMethod(t *Tensor, c Call) (Value, *UsageError, *Panic)
 			return nil, ue, nil
 		}
 		if p := checkFailed(burncheck.TensorCross(operand(t), operand(o), dim)); p != nil {
-			if p.ID == "bt-check-device" {
-				p.Fixes = moveFixes(1)
-			}
+			withMoveFixes(p, 1)
 			return nil, nil, p
 		}
 		pl, p := w.routeBinaryFloat(t, o)

@@ -152,8 +152,7 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 	if p != nil {
 		// burn-tensor's check refuses the call before it dispatches; the
 		// trace shows where, as the op it would have run.
-		w.record(TraceEvent{Op: row.ops[t.kind], Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: t.tracked,
-			Kind: t.kind.String(), Shape: t.Shape(), Note: "panic, in burn-tensor's check before dispatch"})
+		w.recordFailed(row.ops[t.kind], t, "panic, in burn-tensor's check before dispatch")
 		return nil, nil, p
 	}
 	t, qscheme, requant, p := w.qPrelude(row, t, &args)
@@ -323,9 +322,15 @@ func (w *World) recordOp(op string, pl placement, out *Tensor) {
 
 // failOp records the op that panicked and returns its panic.
 func (w *World) failOp(op string, t *Tensor, p *Panic) *Panic {
-	w.record(TraceEvent{Op: op, Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: t.tracked,
-		Kind: t.kind.String(), Shape: t.Shape(), Note: "panic"})
+	w.recordFailed(op, t, "panic")
 	return p
+}
+
+// recordFailed traces op on t as the operation that panicked; note starts
+// with "panic", which the page and the CLI mark.
+func (w *World) recordFailed(op string, t *Tensor, note string) {
+	w.record(TraceEvent{Op: op, Backend: t.on.backend.String(), Device: t.on.Debug(), Autodiff: t.tracked,
+		Kind: t.kind.String(), Shape: t.Shape(), Note: note})
 }
 
 // outputShape runs the validation burn-tensor does for the method
@@ -486,12 +491,21 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 		f = burncheck.TensorScatter(t.shape, args.dims[0], args.tensors[0].shape, args.tensors[1].shape)
 	}
 	if p := checkFailed(f); p != nil {
-		if p.ID == "bt-check-device" && len(args.inputs) > 0 {
-			p.Fixes = moveFixes(args.inputs[0])
+		if len(args.inputs) > 0 {
+			withMoveFixes(p, args.inputs[0])
 		}
 		return nil, p
 	}
 	return shape, nil
+}
+
+// withMoveFixes gives burn-tensor's "not on the same device" panic of a
+// binary op the moves that resolve it; other is the call input of the
+// second tensor.
+func withMoveFixes(p *Panic, other int) {
+	if p.ID == "bt-check-device" {
+		p.Fixes = moveFixes(other)
+	}
 }
 
 // moveFixes are the edits that put the two tensors of a binary op on one

@@ -933,13 +933,7 @@ func titleText(src string) string {
 
 // applicable are the hints whose edits fit the program's call.
 func applicable(hints []dispatch.FixHint, call dispatch.Call) []dispatch.FixHint {
-	var out []dispatch.FixHint
-	for _, h := range hints {
-		if h.Applies(call) {
-			out = append(out, h)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(hints), func(h dispatch.FixHint) bool { return !h.Applies(call) })
 }
 
 // receiverText is an expression's source as the receiver of a method
