@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/dispatch-playground/playground/engine"
-	"github.com/dispatch-playground/playground/web"
 	"github.com/dispatch-playground/playground/wasm/abi"
+	"github.com/dispatch-playground/playground/web"
 )
 
 // TestRunTakesACrate: POST /api/run carries a Request of contract version

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"io/fs"
 	"net/http"
 	"testing"
@@ -14,22 +15,21 @@ import (
 	"github.com/dispatch-playground/playground/web"
 )
 
-func brotliOf(t *testing.T, data []byte) []byte {
-	t.Helper()
+// compressed is data written through a compressing writer of b.
+func compressed(data []byte, writer func(b *bytes.Buffer) io.WriteCloser) []byte {
 	var b bytes.Buffer
-	w := brotli.NewWriter(&b)
+	w := writer(&b)
 	w.Write(data)
 	w.Close()
 	return b.Bytes()
 }
 
-func gzipOf(t *testing.T, data []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	w.Write(data)
-	w.Close()
-	return b.Bytes()
+func brotliOf(data []byte) []byte {
+	return compressed(data, func(b *bytes.Buffer) io.WriteCloser { return brotli.NewWriter(b) })
+}
+
+func gzipOf(data []byte) []byte {
+	return compressed(data, func(b *bytes.Buffer) io.WriteCloser { return gzip.NewWriter(b) })
 }
 
 // TestStaleSiblingsAreNotServed: a stylesheet edited after its siblings
@@ -39,8 +39,8 @@ func TestStaleSiblingsAreNotServed(t *testing.T) {
 	css := []byte("body { color: red }")
 	files := fstest.MapFS{
 		"css/site.css":    {Data: css},
-		"css/site.css.br": {Data: brotliOf(t, []byte("body { color: blue }"))},
-		"css/site.css.gz": {Data: gzipOf(t, css)},
+		"css/site.css.br": {Data: brotliOf([]byte("body { color: blue }"))},
+		"css/site.css.gz": {Data: gzipOf(css)},
 	}
 	f := newFixture(t, wasmtest.Build(t), smallLimits(), func(c *web.Config) { c.Static = files })
 	for _, c := range []struct{ accept, encoding string }{{"br", ""}, {"br, gzip", "gzip"}, {"gzip", "gzip"}} {
