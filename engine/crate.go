@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
@@ -55,8 +56,11 @@ type loaded struct {
 }
 
 // loadCrate parses the crate of a version-2 Request. crateName is the
-// package's name as Rust writes it (`my-app` is `my_app`).
-func loadCrate(req Request, crateName string) (*source.File, *syntax.File, diag.List) {
+// package's name as Rust writes it (`my-app` is `my_app`). Each of deps
+// whose library the Request carries (its src/lib.rs, at its folder from
+// the package's root) is linked in by its name, as Cargo links a path
+// dependency.
+func loadCrate(req Request, crateName string, deps []config.PathCrate) (*source.File, *syntax.File, diag.List) {
 	l := &crateLoader{texts: map[string]string{}, loading: map[string]bool{}}
 	for p, t := range req.Files {
 		l.texts[path.Clean(p)] = t
@@ -68,6 +72,12 @@ func loadCrate(req Request, crateName string) (*source.File, *syntax.File, diag.
 	if lib := "src/lib.rs"; entry != lib && hasKey(l.texts, lib) {
 		libTree := l.parse(lib)
 		root.Items = append(root.Items, &syntax.ModDecl{Range: libTree.Range, Name: crateName, Items: libTree.Items, Inline: true, Crate: true, Pub: true})
+	}
+	for _, d := range deps {
+		if lib := path.Join(d.Dir, "src/lib.rs"); hasKey(l.texts, lib) {
+			tree := l.parse(lib)
+			root.Items = append(root.Items, &syntax.ModDecl{Range: tree.Range, Name: d.Name, Items: tree.Items, Inline: true, Crate: true, Pub: true})
+		}
 	}
 	l.file = source.NewFile(diag.MainRS, l.text.String())
 	for _, s := range l.segments {
@@ -167,6 +177,23 @@ func pathAttr(attrs []*syntax.Attr) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// otherManifests are the Cargo.toml files of a Request besides the
+// package's own: its workspace root's and its path dependencies', by path
+// from the package's root.
+func otherManifests(req Request) config.Manifests {
+	var out config.Manifests
+	for p, t := range req.Files {
+		p = path.Clean(p)
+		if path.Base(p) == diag.CargoToml && p != diag.CargoToml {
+			if out == nil {
+				out = config.Manifests{}
+			}
+			out[p] = t
+		}
+	}
+	return out
 }
 
 // crateSize is the size of a crate's text, for the snippet limit.

@@ -203,3 +203,48 @@ func TestCargoTestRunsEveryHarness(t *testing.T) {
 		t.Fatalf("status %s, tests %s, want ok and %s", res.Status, got, want)
 	}
 }
+
+// TestPathDependencyCrate: a path dependency whose manifest and library the
+// Request carries is linked in by its name, its modules read from its own
+// folder, and what it turns on in burn is on for the whole build, as Cargo
+// unifies features. Its spans name its files.
+func TestPathDependencyCrate(t *testing.T) {
+	member := "[package]\nname = \"trainer\"\nversion.workspace = true\n\n[dependencies]\nburn = { workspace = true, features = [\"autodiff\"] }\nmodels = { path = \"../models\" }\n"
+	files := map[string]string{
+		"../Cargo.toml":          "[workspace]\nmembers = [\"trainer\", \"models\"]\n\n[workspace.package]\nversion = \"0.3.0\"\n\n[workspace.dependencies]\nburn = { version = \"0.22\", default-features = false }\n",
+		"../models/Cargo.toml":   "[package]\nname = \"models\"\nversion = \"0.1.0\"\n\n[dependencies]\nburn = { workspace = true, features = [\"ndarray\"] }\n",
+		"../models/src/lib.rs":   "pub mod scale;\n",
+		"../models/src/scale.rs": "use burn::tensor::{Device, Tensor};\n\npub fn doubled(device: &Device) -> Tensor<1> {\n    crate::scale::ones(device).mul_scalar(2.0)\n}\n\nfn ones(device: &Device) -> Tensor<1> {\n    Tensor::<1>::ones([3], device)\n}\n",
+	}
+	main := "use burn::tensor::Device;\nuse models::scale::doubled;\n\nfn main() {\n    let device = Device::ndarray();\n    println!(\"{} {}\", env!(\"CARGO_PKG_VERSION\"), doubled(&device).sum().into_scalar::<f32>());\n}\n"
+	res := Run(Request{Config: member, Snippet: main, Files: files})
+	if res.Status != StatusOK || !res.Complete || res.Output != "0.3.0 6\n" {
+		t.Fatalf("status %s complete %v output %q:\n%+v", res.Status, res.Complete, res.Output, res.Diagnostics)
+	}
+	var inModels bool
+	for _, e := range res.Trace {
+		inModels = inModels || e.File == "../models/src/scale.rs" && e.Op != "" && e.Span.Start.Line == 8
+	}
+	if !inModels {
+		t.Errorf("no trace entry at ../models/src/scale.rs:8: %+v", res.Trace)
+	}
+
+	// Without the dependency's manifest, its crate is not known: its
+	// items are a boundary, and ndarray is not known to be on.
+	delete(files, "../models/Cargo.toml")
+	res = Run(Request{Config: member, Snippet: main, Files: files})
+	if res.Complete || res.Status == StatusOK && res.Output == "0.3.0 6\n" {
+		t.Errorf("without models' manifest: status %s complete %v output %q", res.Status, res.Complete, res.Output)
+	}
+
+	// An error in the dependency's manifest is reported in it.
+	files["../models/Cargo.toml"] = "[package]\nname = \"models\"\n\n[dependencies]\nburn = { workspace = true, features = [\"ndarry\"] }\n"
+	res = Run(Request{Config: member, Snippet: main, Files: files})
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || d.Code == "unknown-feature" && d.File == "../models/Cargo.toml" && d.Span.Start.Line == 5
+	}
+	if !found {
+		t.Errorf("no unknown-feature diagnostic in ../models/Cargo.toml:5: %+v", res.Diagnostics)
+	}
+}

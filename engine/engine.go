@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/catalog"
+	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/expand"
 	"github.com/dispatch-playground/playground/engine/interp"
@@ -80,7 +81,14 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 		return build(StatusRejected, diags, files, interp.Outcome{}, false), detail
 	}
 
+	manifests := otherManifests(req)
+	for p, t := range manifests {
+		files[p] = source.NewFile(p, t)
+	}
 	cfg, cdiags := configs.parse(req.Config)
+	if len(manifests) > 0 {
+		cfg, cdiags = config.ParseIn(req.Config, manifests)
+	}
 	diags = append(diags, cdiags...)
 	if d, ok := checkEntry(req); !ok && !asTests {
 		diags.Add(d)
@@ -90,7 +98,7 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	var pdiags diag.List
 	if isCrate(req) {
 		var crate *source.File
-		crate, file, pdiags = loadCrate(req, strings.ReplaceAll(cfg.Package.Name, "-", "_"))
+		crate, file, pdiags = loadCrate(req, strings.ReplaceAll(cfg.Package.Name, "-", "_"), cfg.PathCrates)
 		files[diag.MainRS] = crate
 		for _, seg := range crate.Segments() {
 			files[seg.File.Name] = seg.File

@@ -58,3 +58,31 @@ func TestRunTxtarCrate(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
+
+// TestRunWorkspaceMember runs a crate of a workspace as cargo run does in
+// it: the workspace root's manifest gives what `workspace = true`
+// inherits, and a path dependency's manifest and library are read from
+// its folder (its binaries are not), so its items run and its requests of
+// burn are on.
+func TestRunWorkspaceMember(t *testing.T) {
+	root := writeCrate(t, map[string]string{
+		"Cargo.toml":                "[workspace]\nmembers = [\"apps/*\", \"libs/*\"]\n\n[workspace.dependencies]\nburn = { version = \"0.22\", default-features = false }\n",
+		"apps/trainer/Cargo.toml":   "[package]\nname = \"trainer\"\n\n[dependencies]\nburn = { workspace = true, features = [\"std\"] }\nmodels = { path = \"../../libs/models\" }\n",
+		"apps/trainer/src/main.rs":  "fn main() {\n    let device = burn::tensor::Device::default();\n    println!(\"{:?}\", models::size(&device));\n}\n",
+		"libs/models/Cargo.toml":    "[package]\nname = \"models\"\n\n[dependencies]\nburn = { workspace = true, features = [\"ndarray\"] }\n",
+		"libs/models/src/lib.rs":    "mod shapes;\npub use shapes::size;\n",
+		"libs/models/src/shapes.rs": "pub fn size(device: &burn::tensor::Device) -> [usize; 2] {\n    burn::tensor::Tensor::<2>::zeros([2, 3], device).dims()\n}\n",
+		"libs/models/src/bin/x.rs":  "fn main() { this does not parse }\n",
+	})
+	code, out, errOut := cli(t, "run", "--json", filepath.Join(root, "apps", "trainer"))
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v, stderr %q: %s", code, err, errOut, out)
+	}
+	if res.Output != "[2, 3]\n" || !res.Complete || len(res.Trace) == 0 || res.Trace[0].Device != "NdArray(Cpu)" {
+		t.Errorf("output %q complete %v trace %+v diagnostics %+v", res.Output, res.Complete, res.Trace, res.Diagnostics)
+	}
+	if res.Trace[0].File != "../../libs/models/src/shapes.rs" {
+		t.Errorf("trace file = %q", res.Trace[0].File)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -148,8 +149,12 @@ func readProgram(path, configPath string) (engine.Request, error) {
 	return req, nil
 }
 
-// isCrateFile tells a txtar section that is a file of the crate.
+// isCrateFile tells a txtar section that is a file of the crate, or of
+// another package Cargo reads with it (../guide/Cargo.toml, its sources).
 func isCrateFile(name string) bool {
+	if strings.HasPrefix(name, "../") {
+		return filepath.Ext(name) == ".rs" || path.Base(name) == diag.CargoToml
+	}
 	if filepath.Ext(name) != ".rs" {
 		return false
 	}

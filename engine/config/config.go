@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,6 +53,9 @@ type Config struct {
 	// Package is the user's own package: its [package] table and its
 	// enabled features.
 	Package Package
+	// PathCrates are the path dependencies whose manifests ParseIn was
+	// given, and theirs, in declaration order.
+	PathCrates []PathCrate
 
 	// The document and the burn declaration, for AddFeatureEdit; doc is nil
 	// when the text is not valid TOML.
@@ -64,6 +68,16 @@ type parser struct {
 	doc   *document
 	diags diag.List
 	env   map[string]*value // the values of [package.metadata.playground] env
+	// set holds the other manifests of a ParseIn call (nil for Parse);
+	// dir is the folder of this parser's package from the root package's,
+	// file its manifest's path ("" for the root package's Cargo.toml),
+	// depth how many path dependencies down it is.
+	set   *manifestSet
+	dir   string
+	file  string
+	depth int
+	// ws is the package's workspace root, when its manifest is known.
+	ws *workspace
 	// unreadableBurn is set when a declaration of a Burn crate has the
 	// wrong type: its error says enough, without a missing-burn warning.
 	unreadableBurn bool
@@ -178,6 +192,8 @@ func build(p *parser, implicit bool) *Config {
 	p.env = map[string]*value{}
 	p.checkTopLevel()
 	deps := p.readDependencies()
+	p.ws = p.findWorkspace()
+	p.inherit(deps)
 	own := p.readOwnFeatures(deps)
 
 	declared := false
@@ -204,10 +220,11 @@ func build(p *parser, implicit bool) *Config {
 			r.forceActivate(d.name)
 		}
 	}
+	c.PathCrates = p.pathCrates(r, deps)
 	c.Dispatch.Features = r.features()
 	c.Package = p.readPackage(r)
 	c.Package.Crates = crateNames(deps)
-	c.Package.Unseen = unseenCrates(deps)
+	c.Package.Unseen = unseenCrates(deps, c.PathCrates)
 
 	c.BurnDeclared = declared
 	c.DefaultFeatures = c.Dispatch.Features["burn/default"]
@@ -298,10 +315,11 @@ func (p *parser) noBurnWarning() diag.Diagnostic {
 // a dependency is declared under, `-` read as `_`.
 // unseenCrates are the path and git dependencies besides Burn's own, by
 // their Rust names, sorted.
-func unseenCrates(deps []*dependency) []string {
+func unseenCrates(deps []*dependency, seen []PathCrate) []string {
 	var local []*dependency
 	for _, d := range deps {
-		if d.local && !burnCrates[d.pkg] && !strings.HasPrefix(d.pkg, "burn") {
+		read := slices.ContainsFunc(seen, func(c PathCrate) bool { return c.Name == strings.ReplaceAll(d.name, "-", "_") })
+		if d.local && !read && !burnCrates[d.pkg] && !strings.HasPrefix(d.pkg, "burn") {
 			local = append(local, d)
 		}
 	}

@@ -58,6 +58,16 @@ type dependency struct {
 	featuresValue   *value // the features array, or nil
 	optional        bool
 	workspace       bool
+	// path is the `path` key: a folder relative to the manifest, or to the
+	// package's root when pathFromRoot (inherited from the workspace).
+	path         string
+	pathFromRoot bool
+	// explicitDefault is set by `default-features = true` as written.
+	explicitDefault bool
+	// inherited are the features the workspace's declaration lists, which
+	// a `workspace = true` declaration adds its own to; the workspace's
+	// manifest checked them.
+	inherited []string
 	// local is a path or git dependency: a crate whose manifest, and so
 	// what it turns on in burn, the playground does not have.
 	local     bool
@@ -197,6 +207,9 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 				d.pkg = v.text
 			case "git", "path", "registry-index":
 				hasSource = true
+				if key == "path" {
+					d.path = v.text
+				}
 				if key != "registry-index" {
 					d.local = true
 				}
@@ -242,6 +255,7 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 	switch {
 	case defaultFeatures != nil:
 		d.defaultFeatures = defaultFeatures.text == "true"
+		d.explicitDefault = d.defaultFeatures
 	case defaultFeaturesOld != nil:
 		d.defaultFeatures = defaultFeaturesOld.text == "true"
 	}
@@ -268,9 +282,6 @@ func (p *parser) checkDependency(d *dependency) {
 			continue
 		}
 		f.valid = false
-	}
-	if d.workspace {
-		p.add(warnWorkspace(d.name, d.value.span))
 	}
 	if d.version != "" && !admitsBurnRelease(d.version) {
 		at := d.value.span

@@ -45,10 +45,12 @@ func (p *parser) readPackage(r *resolver) Package {
 		t = v.table
 	}
 	str := func(key string) string {
-		if v := t.get(key); v != nil && v.kind == kindString {
+		v := t.get(key)
+		if v != nil && v.kind == kindString {
 			return v.text
 		}
-		return ""
+		s, _ := p.inheritedString(key, v)
+		return s
 	}
 	if s := str("name"); s != "" {
 		pkg.Name = s

@@ -73,6 +73,28 @@ func (r *resolver) run() {
 	r.drain()
 }
 
+// runAs resolves the package as a dependency whose dependent asks for
+// features, and for its default features when withDefault: Cargo builds a
+// path dependency with what every dependent asks of it.
+func (r *resolver) runAs(withDefault bool, features []string) {
+	for _, d := range r.list {
+		if !d.optional {
+			r.seed(d)
+		}
+	}
+	if _, ok := r.own["default"]; ok && withDefault {
+		r.enable(selfCrate + "/default")
+	}
+	for _, f := range features {
+		if _, ok := r.own[f]; ok {
+			r.enable(selfCrate + "/" + f)
+		} else if r.isOptionalDep(f) {
+			r.activateDep(f)
+		}
+	}
+	r.drain()
+}
+
 // forceActivate turns on an optional dependency nothing enabled.
 func (r *resolver) forceActivate(name string) {
 	r.activateDep(name)
@@ -228,6 +250,9 @@ func (r *resolver) seed(d *dependency) {
 		if f.valid {
 			r.enable(d.pkg + "/" + f.name)
 		}
+	}
+	for _, f := range d.inherited {
+		r.enable(d.pkg + "/" + f)
 	}
 }
 
