@@ -3,7 +3,10 @@ package engine
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -71,12 +74,12 @@ func loadCrate(req Request, crateName string, deps []config.PathCrate) (*source.
 	root := l.parse(entry)
 	if lib := "src/lib.rs"; entry != lib && hasKey(l.texts, lib) {
 		libTree := l.parse(lib)
-		root.Items = append(root.Items, &syntax.ModDecl{Range: libTree.Range, Name: crateName, Items: libTree.Items, Inline: true, Crate: true, Pub: true})
+		root.Items = append(root.Items, &syntax.ModDecl{Range: libTree.Range, Name: crateName, Items: l.moduleItems(libTree), Inline: true, Crate: true, Pub: true})
 	}
 	for _, d := range deps {
 		if lib := path.Join(d.Dir, "src/lib.rs"); hasKey(l.texts, lib) {
 			tree := l.parse(lib)
-			root.Items = append(root.Items, &syntax.ModDecl{Range: tree.Range, Name: d.Name, Items: tree.Items, Inline: true, Crate: true, Pub: true})
+			root.Items = append(root.Items, &syntax.ModDecl{Range: tree.Range, Name: d.Name, Items: l.moduleItems(tree), Inline: true, Crate: true, Pub: true})
 		}
 	}
 	l.file = source.NewFile(diag.MainRS, l.text.String())
@@ -163,10 +166,62 @@ func (l *crateLoader) modules(items []syntax.Item, dir string) {
 			l.diags.Add(diag.Diagnostic{Code: CodeModuleFile, Severity: diag.Error, Phase: diag.Check, File: diag.MainRS,
 				Range: m.Range, Message: fmt.Sprintf("circular modules: %s -> %s", found, found)})
 		default:
-			sub := l.parse(found)
-			m.Items = sub.Items
+			m.Items = l.moduleItems(l.parse(found))
 		}
 	}
+}
+
+// moduleItems are the items of a file read as a module or a library: the
+// parser reads any file as a snippet, whose top level may hold
+// statements, but a module holds only items, so a macro call there is an
+// item macro (`kernel_source!(Name, "k.wgsl");`) in its place among the
+// items, and any other statement is rustc's error.
+func (l *crateLoader) moduleItems(f *syntax.File) []syntax.Item {
+	if len(f.Stmts) == 0 {
+		return f.Items
+	}
+	items := slices.Clone(f.Items)
+	for _, st := range f.Stmts {
+		switch st := st.(type) {
+		case *syntax.ItemStmt:
+			items = append(items, st.Item)
+		case *syntax.ExprStmt:
+			if m, ok := st.X.(*syntax.MacroExpr); ok {
+				items = append(items, &syntax.MacroItem{Range: st.Range, Call: m})
+				continue
+			}
+			l.notItem(st)
+		default:
+			l.notItem(st)
+		}
+	}
+	slices.SortStableFunc(items, func(a, b syntax.Item) int { return a.Span().Start - b.Span().Start })
+	return items
+}
+
+// notItem reports a statement at the top level of a module's file.
+func (l *crateLoader) notItem(st syntax.Stmt) {
+	r := st.Span()
+	word := firstWord(l.text.String()[r.Start:r.End])
+	found := "`" + word + "`"
+	if word == "let" {
+		found = "keyword `let`"
+	}
+	l.diags.Add(diag.Diagnostic{Code: syntax.CodeSyntaxError, Severity: diag.Error, Phase: diag.Parse, File: diag.MainRS,
+		Range: source.Range{Start: r.Start, End: r.Start + len(word)}, Message: "expected item, found " + found})
+}
+
+// firstWord is the identifier or punctuation a text starts with.
+func firstWord(s string) string {
+	end := strings.IndexFunc(s, func(r rune) bool { return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	switch {
+	case end == 0:
+		_, size := utf8.DecodeRuneInString(s)
+		return s[:size]
+	case end < 0:
+		return s
+	}
+	return s[:end]
 }
 
 // pathAttr reads `#[path = "file.rs"]`.

@@ -248,3 +248,25 @@ func TestPathDependencyCrate(t *testing.T) {
 		t.Errorf("no unknown-feature diagnostic in ../models/Cargo.toml:5: %+v", res.Diagnostics)
 	}
 }
+
+// TestModuleFileItemMacros: a module's file holds items only, so a macro
+// call at its top level is an item macro, in its place among the items
+// (burn's kernel_source!, a program's macro_rules!); any other statement
+// there is rustc's error.
+func TestModuleFileItemMacros(t *testing.T) {
+	config := "[package]\nname = \"k\"\n\n[dependencies]\nburn = { version = \"0.22\", features = [\"wgpu\", \"template\"] }\nderive-new = \"0.7\"\n"
+	files := map[string]string{
+		"src/kernels.rs": "use burn::backend::wgpu::kernel_source;\n\nmacro_rules! unit {\n    ($name:ident) => { pub struct $name; impl $name { pub fn id(&self) -> u32 { 7 } } };\n}\n\nkernel_source!(Raw, \"./kernel.wgsl\");\nunit!(Seven);\n\npub fn raw() -> Raw {\n    Raw::new()\n}\n",
+	}
+	main := "mod kernels;\n\nfn main() {\n    let _ = kernels::raw();\n    println!(\"{}\", kernels::Seven.id());\n}\n"
+	res := Run(Request{Config: config, Snippet: main, Files: files})
+	if res.Status != StatusOK || res.Output != "7\n" {
+		t.Fatalf("status %s output %q:\n%+v", res.Status, res.Output, res.Diagnostics)
+	}
+	files["src/kernels.rs"] += "let x = 3;\n"
+	res = Run(Request{Config: config, Snippet: main, Files: files})
+	if res.Status != StatusRejected || len(res.Diagnostics) == 0 || res.Diagnostics[0].Message != "expected item, found keyword `let`" ||
+		res.Diagnostics[0].File != "src/kernels.rs" || res.Diagnostics[0].Span.Start.Line != 13 {
+		t.Errorf("a statement in a module's file: status %s, %d diagnostics", res.Status, len(res.Diagnostics))
+	}
+}
