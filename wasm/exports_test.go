@@ -54,6 +54,19 @@ func TestRunExportTakesJSON(t *testing.T) {
 	if got := call(request, true); string(got) != string(want) {
 		t.Fatalf("run gave %s, native %s", got, want)
 	}
+	// A collection between runs changes nothing a run returns.
+	collect := mod.ExportedFunction(abi.ExportCollect)
+	if collect == nil {
+		t.Fatal("no collect export")
+	}
+	for range 3 {
+		if _, err := collect.Call(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := call(request, true); string(got) != string(want) {
+			t.Fatalf("run after collect gave %s, native %s", got, want)
+		}
+	}
 	if got := call(`{"snippet": 7}`, true); got != nil {
 		t.Errorf("bad JSON gave %s", got)
 	}

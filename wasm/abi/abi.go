@@ -30,6 +30,9 @@ const (
 	ExportRun        = "run"
 	ExportRunRequest = "run_request"
 	ExportConfigure  = "configure"
+	// ExportCollect runs a whole collection, for a host to call between
+	// runs.
+	ExportCollect = "collect"
 	// ExportInitialize is the reactor's start function, run once per instance.
 	ExportInitialize = "_initialize"
 )

@@ -42,6 +42,16 @@ func configure(pages uint32) {
 	debug.SetMemoryLimit(int64(float64(pages) * 65536 * memoryLimitShare))
 }
 
+// collect runs a whole collection. A host with idle time between runs
+// (the page's worker, once it has posted a result) calls it then, so that
+// the next run starts with no cycle open and the heap's whole headroom
+// ahead of it: a re-check of a training step then allocates less than
+// that headroom and runs without the collector (BENCHMARKS.md, "The
+// collector between runs").
+//
+//go:wasmexport collect
+func collect() { runtime.GC() }
+
 //go:wasmexport alloc
 func alloc(size uint32) uint32 {
 	buf := make([]byte, max(size, 1))
