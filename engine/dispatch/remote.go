@@ -357,6 +357,13 @@ func (*EndpointBuilder) TypeName() string { return "Builder" }
 func (*Endpoint) TypeName() string        { return "Endpoint" }
 func (*RemoteSecret) TypeName() string    { return "RemoteSecret" }
 
+// boundEndpoint is what iroh's `Endpoint::bind` and `Builder::bind` give:
+// `Result<Endpoint, BindError>`, which binding a socket in the model never
+// makes an Err.
+func boundEndpoint() Value {
+	return &Enum{Type: "Result", Variant: "Ok", Fields: []Value{&Endpoint{}}}
+}
+
 func (w *World) remoteFunction(typ, name string, c Call) (Value, *UsageError, *Panic) {
 	if !w.apiFeature("remote") {
 		return nil, errGatedPath("burn::remote::"+typ, typ, "remote", "remote"), nil
@@ -367,7 +374,7 @@ func (w *World) remoteFunction(typ, name string, c Call) (Value, *UsageError, *P
 	case "Endpoint::builder":
 		return &EndpointBuilder{}, nil, nil
 	case "Endpoint::bind":
-		return &Endpoint{}, nil, nil
+		return boundEndpoint(), nil, nil
 	case "RemoteSecret::random", "RemoteSecret::generate":
 		// A fresh key: the model numbers them, since randomness has no
 		// place in a reproducible run. Keys are not remote devices, so
@@ -384,7 +391,7 @@ func (w *World) remoteValueMethod(recv Value, c Call) (Value, *UsageError, *Pani
 	case *EndpointBuilder:
 		switch c.Method {
 		case "bind":
-			return &Endpoint{}, nil, nil
+			return boundEndpoint(), nil, nil
 		case "alpns", "secret_key", "relay_mode", "discovery_n0":
 			return r, nil, nil
 		}

@@ -177,7 +177,12 @@ func TestServerNeedsFeatures(t *testing.T) {
 func TestRemoteIroh(t *testing.T) {
 	w := NewWorld(Config{Features: features(t, true, "remote"), Servers: []Server{{Address: "abc123", Device: "flex"}}})
 	builder := mustCall(t, w, fn("Endpoint::builder", enum("presets", "N0")))
-	endpoint := mustCall(t, w, method(builder, "bind"))
+	bound := mustCall(t, w, method(builder, "bind"))
+	ok, isResult := bound.(*Enum)
+	if !isResult || ok.Type != "Result" || ok.Variant != "Ok" {
+		t.Fatalf("bind gave %T %+v, want Ok(Endpoint)", bound, bound)
+	}
+	endpoint := ok.Fields[0]
 	d := mustCall(t, w, fn("Device::remote_iroh", ref(endpoint), Str("abc123"), i(0))).(*Device)
 	if !strings.Contains(d.Debug(), "PublicKey(abc123)") {
 		t.Errorf("iroh device %s", d.Debug())
@@ -189,7 +194,7 @@ func TestRemoteIroh(t *testing.T) {
 	// Moving between a WebSocket and an Iroh peer is refused.
 	w2 := NewWorld(Config{Features: features(t, true, "remote", "remote-websocket"),
 		Servers: []Server{{Address: "abc123", Device: "flex"}, {Address: "ws://localhost:3000", Device: "flex"}}})
-	ep := mustCall(t, w2, method(mustCall(t, w2, fn("Endpoint::builder", enum("presets", "N0"))), "bind"))
+	ep := mustCall(t, w2, method(mustCall(t, w2, fn("Endpoint::builder", enum("presets", "N0"))), "bind")).(*Enum).Fields[0]
 	irohDev := mustCall(t, w2, fn("Device::remote_iroh", ref(ep), Str("abc123"), i(0))).(*Device)
 	wsDev := mustCall(t, w2, fn("Device::remote_websocket", Str("ws://localhost:3000"), i(0))).(*Device)
 	p = mustPanic(t, w2, method(ones(t, w2, wsDev, "", 2), "to_device", ref(irohDev)))
