@@ -118,7 +118,7 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	diags = append(diags, xdiags...)
 	rejected := cdiags.HasErrors() || xdiags.HasErrors()
 
-	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit, Features: cfg.Package.Features, Crates: cfg.Package.Crates,
+	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit, ServerEdit: cfg.ServerEdit, Features: cfg.Package.Features, Crates: cfg.Package.Crates,
 		Unseen: cfg.Package.Unseen, Declared: cfg.DeclaredFeatures(), PackageFeatureEdit: cfg.EnablePackageFeatureEdit}
 	if asTests {
 		return runTests(file, files, opts, diags, rejected)

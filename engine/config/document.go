@@ -84,6 +84,25 @@ func (t *table) get(name string) *value {
 	return t.entries[name]
 }
 
+// path follows keys through nested tables: nil when one is missing or not
+// a table.
+func (t *table) path(keys ...string) *value {
+	var v *value
+	for i, k := range keys {
+		v = t.get(k)
+		if v == nil {
+			return nil
+		}
+		if i < len(keys)-1 {
+			if v.kind != kindTable {
+				return nil
+			}
+			t = v.table
+		}
+	}
+	return v
+}
+
 func (t *table) set(name string, v *value) {
 	if _, ok := t.entries[name]; !ok {
 		t.names = append(t.names, name)

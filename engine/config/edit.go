@@ -1,9 +1,12 @@
 package config
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/source"
 )
 
@@ -162,4 +165,72 @@ func (c *Config) EnablePackageFeatureEdit(name string) (diag.Edit, bool) {
 		}
 	}
 	return appendToArray(c.doc, def, name), true
+}
+
+// ServerEdit returns the edit to Cargo.toml that a fix of the playground's
+// servers stands for: a [[package.metadata.playground.servers]] table
+// appended at the end of the text, or one fault taken out of a declared
+// server's faults (the whole `faults` line when it is the only one). ok is
+// false when the text cannot take the edit: it is not valid TOML, its
+// servers are not written as tables, or the server or fault is not there.
+func (c *Config) ServerEdit(e dispatch.ServerEdit) (diag.Edit, bool) {
+	if c.doc == nil {
+		return diag.Edit{}, false
+	}
+	servers := c.doc.root.path("package", "metadata", "playground", "servers")
+	if e.Add != "" {
+		if servers != nil && servers.kind != kindArrayOfTables {
+			return diag.Edit{}, false
+		}
+		text := c.doc.text
+		block := fmt.Sprintf("[[package.metadata.playground.servers]]\naddress = %s\ndevice = %s\n", strconv.Quote(e.Add), strconv.Quote(e.Device))
+		switch {
+		case text == "":
+		case strings.HasSuffix(text, "\n\n"):
+		case strings.HasSuffix(text, "\n"):
+			block = "\n" + block
+		default:
+			block = "\n\n" + block
+		}
+		return insertEdit(len(text), block), true
+	}
+	if servers == nil || servers.kind != kindArrayOfTables {
+		return diag.Edit{}, false
+	}
+	for _, s := range servers.items {
+		address := s.table.get("address")
+		faults := s.table.get("faults")
+		if address == nil || address.text != e.Address || faults == nil || faults.kind != kindArray {
+			continue
+		}
+		for i, f := range faults.items {
+			if f.kind != kindString || f.text != e.DropFault {
+				continue
+			}
+			n := len(faults.items)
+			switch {
+			case n == 1 && s.table.form == formHeader:
+				return replaceEdit(wholeLines(c.doc.text, faults.key.Start, faults.span.End), ""), true
+			case n == 1:
+				return replaceEdit(faults.span, "[]"), true
+			case i < n-1:
+				return replaceEdit(source.Range{Start: f.span.Start, End: faults.items[i+1].span.Start}, ""), true
+			default:
+				return replaceEdit(source.Range{Start: faults.items[i-1].span.End, End: f.span.End}, ""), true
+			}
+		}
+	}
+	return diag.Edit{}, false
+}
+
+// wholeLines widens start..end to the lines that hold it, with the end's
+// newline.
+func wholeLines(text string, start, end int) source.Range {
+	start = strings.LastIndexByte(text[:start], '\n') + 1
+	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		end += i + 1
+	} else {
+		end = len(text)
+	}
+	return source.Range{Start: start, End: end}
 }

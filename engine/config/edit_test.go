@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/dispatch"
 )
 
 func TestAddFeatureEdit(t *testing.T) {
@@ -194,5 +195,56 @@ func TestEnablePackageFeatureEdit(t *testing.T) {
 	}
 	if c, _ := Parse(pkg + "[features]\ndefault = []\nflex = []\nwgpu = []\n"); !slices.Equal(c.DeclaredFeatures(), []string{"default", "flex", "wgpu"}) {
 		t.Errorf("DeclaredFeatures = %v", c.DeclaredFeatures())
+	}
+}
+
+func TestServerEdit(t *testing.T) {
+	const burn = "[dependencies]\nburn = { version = \"0.22\", features = [\"remote-websocket\"] }\n"
+	const server = "[[package.metadata.playground.servers]]\naddress = \"ws://gpu:3000\"\ndevice = \"cuda\"\n"
+	add := dispatch.ServerEdit{Add: "ws://localhost:3000", Device: "flex"}
+	drop := func(f string) dispatch.ServerEdit { return dispatch.ServerEdit{Address: "ws://gpu:3000", DropFault: f} }
+	tests := []struct {
+		name     string
+		manifest string
+		edit     dispatch.ServerEdit
+		want     string // "" when no edit fits
+	}{
+		{"declare a server", burn, add, burn + "\n[[package.metadata.playground.servers]]\naddress = \"ws://localhost:3000\"\ndevice = \"flex\"\n"},
+		{"declare a server, no final newline", "[dependencies]\nburn = \"0.22\"", add,
+			"[dependencies]\nburn = \"0.22\"\n\n[[package.metadata.playground.servers]]\naddress = \"ws://localhost:3000\"\ndevice = \"flex\"\n"},
+		{"declare a second server", burn + "\n" + server, add, burn + "\n" + server + "\n[[package.metadata.playground.servers]]\naddress = \"ws://localhost:3000\"\ndevice = \"flex\"\n"},
+		{"servers written inline", burn + "\n[package.metadata.playground]\nservers = [{ address = \"ws://gpu:3000\", device = \"cuda\" }]\n", add, ""},
+		{"the only fault", burn + "\n" + server + "faults = [\"exit-after-init\"]\n", drop("exit-after-init"), burn + "\n" + server},
+		{"the first of two", burn + "\n" + server + "faults = [\"close-before-init\", \"exit-after-init\"]\n", drop("close-before-init"),
+			burn + "\n" + server + "faults = [\"exit-after-init\"]\n"},
+		{"the last of two", burn + "\n" + server + "faults = [\"close-before-init\", \"exit-after-init\"]\n", drop("exit-after-init"),
+			burn + "\n" + server + "faults = [\"close-before-init\"]\n"},
+		{"another server's fault", burn + "\n" + server + "faults = [\"exit-after-init\"]\n", dispatch.ServerEdit{Address: "ws://other:3000", DropFault: "exit-after-init"}, ""},
+		{"a fault it does not have", burn + "\n" + server, drop("exit-after-init"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, diags := Parse(tt.manifest)
+			if diags.HasErrors() {
+				t.Fatalf("manifest: %v", diags)
+			}
+			edit, ok := c.ServerEdit(tt.edit)
+			if !ok {
+				if tt.want != "" {
+					t.Fatalf("no edit, want %q", tt.want)
+				}
+				return
+			}
+			if tt.want == "" {
+				t.Fatalf("edit %+v, want none", edit)
+			}
+			got := tt.manifest[:edit.Range.Start] + edit.NewText + tt.manifest[edit.Range.End:]
+			if got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if _, diags := Parse(got); diags.HasErrors() {
+				t.Errorf("the edited manifest: %v", diags)
+			}
+		})
 	}
 }

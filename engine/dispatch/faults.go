@@ -115,6 +115,38 @@ func handshakeFault(r *remoteDevice, s *Server) *Panic {
 	return p
 }
 
+// withServerFix adds the fix of the servers in Cargo.toml that edit stands
+// for, titled title.
+func (p *Panic) withServerFix(title string, edit ServerEdit) *Panic {
+	p.Fixes = append(p.Fixes, FixHint{Title: title, Arg: NoArg, Server: &edit})
+	return p
+}
+
+// serverAddress is how the playground's config names the server a remote
+// device reaches: its WebSocket address, or its Iroh endpoint id.
+func (r *remoteDevice) serverAddress() string {
+	if r.iroh {
+		return r.peer
+	}
+	return r.address.String()
+}
+
+// withoutFault adds the fix that takes fault off the server at r.
+func (p *Panic) withoutFault(r *remoteDevice, fault string) *Panic {
+	return p.withServerFix(fmt.Sprintf("Remove the server's `%s` fault", fault), ServerEdit{Address: r.server.Address, DropFault: fault})
+}
+
+// handshakeFaultName is the fault handshakeFault raises for s, the first of
+// s's faults in the order a session meets them.
+func handshakeFaultName(r *remoteDevice, s *Server) string {
+	for _, f := range ServerFaults {
+		if f.Name != "exit-after-init" && (!f.IrohOnly || r.iroh) && s.has(f.Name) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
 // remoteDown reports whether a remote tensor's server has gone away after
 // the handshake: its response stream closed, so the client's responder
 // fails every request (client/service/pending.rs:60-114).
@@ -156,7 +188,8 @@ func (w *World) readBack(t *Tensor, sync func() *Panic, failed func(debug string
 		cause, debug := readFailedError()
 		p := failed(debug)
 		p.Cause = cause
-		return p.label("the server at %s exited after the handshake (fault `exit-after-init`), so the read is never answered", t.on.Inner().remote.peerText())
+		return p.label("the server at %s exited after the handshake (fault `exit-after-init`), so the read is never answered", t.on.Inner().remote.peerText()).
+			withoutFault(t.on.Inner().remote, "exit-after-init")
 	}
 	return nil
 }
@@ -207,6 +240,9 @@ func (w *World) dtypeUsageFault(d *Device) *Panic {
 	p := newPanic("rem-dtype-usage-service-call", at(locRemoteRunner, 98),
 		fmt.Sprintf("Service call failed: CallError(task panicked on device runner thread: %s)", cause.Message))
 	p.Cause = cause
+	if cause.ID == "rem-dtype-usage-closed" {
+		p.withoutFault(d.remote, "exit-after-init")
+	}
 	return p.on(0)
 }
 

@@ -50,6 +50,19 @@ type FixHint struct {
 	// raised inside a module's forward reaches the program's call to the
 	// module, whose inputs are not the op's.
 	Tensors []int
+	// Server, when set, is a fix to the servers the playground's config
+	// declares ([[package.metadata.playground.servers]]).
+	Server *ServerEdit
+}
+
+// ServerEdit is a fix to the playground's servers in Cargo.toml: declare a
+// server at Add that hosts Device, or take the fault DropFault off the
+// server declared at Address. A server is how the playground says what
+// runs on another machine, so these are the edits that stand for "start
+// the compute node" and "fix the server".
+type ServerEdit struct {
+	Add, Device        string
+	Address, DropFault string
 }
 
 // Applies reports whether the hint's edit fits call, whose receiver and

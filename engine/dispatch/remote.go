@@ -183,7 +183,11 @@ func (w *World) openSession(d *Device, fail func(*Panic) *Panic) *Panic {
 	r := d.remote
 	server, cause := w.findServer(r)
 	if cause != nil {
-		return fail(cause)
+		p := fail(cause)
+		if r.iroh || r.address.Scheme == "ws" || r.address.Scheme == "wss" {
+			p.withServerFix("Declare a server at "+r.serverAddress(), ServerEdit{Add: r.serverAddress(), Device: "flex"})
+		}
+		return p
 	}
 	host := hostedBackend(server.Device)
 	if hosted := w.hostedCount(host.backend); r.index >= hosted {
@@ -194,7 +198,8 @@ func (w *World) openSession(d *Device, fail func(*Panic) *Panic) *Panic {
 		return fail(cause).label("the server panicked first: %s (%s)", cause.Cause.Message, cause.Cause.Location)
 	}
 	if p := handshakeFault(r, server); p != nil {
-		return fail(p)
+		fault := handshakeFaultName(r, server)
+		return fail(p).withServerFix(fmt.Sprintf("Remove the server's `%s` fault", fault), ServerEdit{Address: server.Address, DropFault: fault})
 	}
 	r.server = server
 	if w.connected == nil {

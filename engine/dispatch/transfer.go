@@ -136,7 +136,8 @@ func (w *World) plainMove(t *Tensor, dst *Device) (*Tensor, string, *Panic) {
 		cause, debug := readFailedError()
 		p := panicToDeviceRead(t.kind, debug)
 		p.Cause = cause
-		return nil, "", p.label("the server at %s exited after the handshake (fault `exit-after-init`), so the read is never answered", src.Inner().remote.peerText())
+		return nil, "", p.label("the server at %s exited after the handshake (fault `exit-after-init`), so the read is never answered", src.Inner().remote.peerText()).
+			withoutFault(src.Inner().remote, "exit-after-init")
 	}
 	return w.moved(t, dst), fmt.Sprintf("cross-backend: %s -> host memory -> %s", src.Debug(), dst.Debug()), nil
 }

@@ -987,6 +987,11 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 			}
 			fix.Edits = append(fix.Edits, edit)
 		}
+		if h.Server != nil && in.opts.ServerEdit != nil {
+			if edit, ok := in.opts.ServerEdit(*h.Server); ok {
+				fix.Edits = append(fix.Edits, edit)
+			}
+		}
 		if len(fix.Edits) > 0 {
 			out = append(out, fix)
 		}

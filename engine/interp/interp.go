@@ -46,6 +46,9 @@ type Options struct {
 	// FeatureEdit returns the Cargo.toml edit that enables a burn feature,
 	// used to turn fix hints into edits. It may be nil.
 	FeatureEdit func(feature string) (diag.Edit, bool)
+	// ServerEdit returns the Cargo.toml edit of a fix to the playground's
+	// servers.
+	ServerEdit func(dispatch.ServerEdit) (diag.Edit, bool)
 	// Test compiles the program as `cargo test` does: `cfg(test)` holds.
 	// EvalTests sets it; Eval runs main with it off.
 	Test bool
