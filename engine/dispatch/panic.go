@@ -38,7 +38,8 @@ type Panic struct {
 // FixHint describes a machine-applicable fix in terms of the call's inputs.
 // The interpreter turns it into text edits: it replaces the source text of
 // input Arg (numbered as Panic.Input) with NewText, in which {0} stands for
-// the receiver's source text and {1}, {2}, ... for the arguments' texts, and
+// the receiver's source text and {1}, {2}, ... for the arguments' texts
+// ({i::} for input i's path up to its last `::`, interp's fillHint), and
 // it adds AddFeature to the burn dependency's features in Cargo.toml.
 type FixHint struct {
 	Title      string

@@ -969,11 +969,9 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 			if h.Arg >= 0 && h.Arg < len(inputs) {
 				r = inputs[h.Arg]
 			}
-			text := h.NewText
-			for i := len(inputs) - 1; i >= 0; i-- {
-				src := strings.TrimSpace(in.src.Slice(inputs[i]))
-				text = strings.ReplaceAll(text, fmt.Sprintf("{(%d)}", i), receiverText(src))
-				text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), src)
+			text, ok := fillHint(h.NewText, inputs, in.src.Slice)
+			if !ok {
+				continue
 			}
 			fix.Edits = append(fix.Edits, diag.Edit{File: diag.MainRS, Range: r, NewText: text})
 		}
@@ -997,6 +995,27 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 		}
 	}
 	return out
+}
+
+// fillHint fills a FixHint's NewText with the inputs' source texts: {i}
+// is input i's text, {(i)} the same as a receiver (parenthesized when it
+// needs to be), {i::} its path up to and including the last `::` (the
+// `Reduction::` of `Reduction::BatchMean`). ok is false when an input a
+// {i::} names is no path, so the edit cannot be made.
+func fillHint(text string, inputs []source.Range, slice func(source.Range) string) (string, bool) {
+	for i := len(inputs) - 1; i >= 0; i-- {
+		src := strings.TrimSpace(slice(inputs[i]))
+		if key := fmt.Sprintf("{%d::}", i); strings.Contains(text, key) {
+			j := strings.LastIndex(src, "::")
+			if j < 0 {
+				return "", false
+			}
+			text = strings.ReplaceAll(text, key, src[:j+2])
+		}
+		text = strings.ReplaceAll(text, fmt.Sprintf("{(%d)}", i), receiverText(src))
+		text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), src)
+	}
+	return text, true
 }
 
 // burnFn is a function of Burn's API named as a value (`Slice::from`).

@@ -533,7 +533,7 @@ func mseLoss() *Module {
 			case "Sum":
 				return method(w, sq, "sum")
 			}
-			return nil, burnPanic("nn-mse-reduction", red.Variant+" reduction is not supported", "crates/burn-nn/src/loss/mse.rs:40")
+			return nil, unsupportedReduction("nn-mse-reduction", red.Variant, 3, "crates/burn-nn/src/loss/mse.rs:40")
 		}}
 }
 

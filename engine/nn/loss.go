@@ -94,14 +94,30 @@ func reduction(v dispatch.Value, i int) (string, error) {
 
 // reduceMeanSum is the losses' `match reduction { Mean | Auto => mean,
 // Sum => sum, other => panic!("{other:?} reduction is not supported") }`.
-func reduceMeanSum(w *dispatch.World, loss dispatch.Value, red, id, loc string) (dispatch.Value, error) {
+// arg is the forward's argument that gave the reduction (numbered as a
+// FixHint's), or dispatch.NoArg when the module holds it.
+func reduceMeanSum(w *dispatch.World, loss dispatch.Value, red string, arg int, id, loc string) (dispatch.Value, error) {
 	switch red {
 	case "Mean", "Auto":
 		return method(w, loss, "mean")
 	case "Sum":
 		return method(w, loss, "sum")
 	}
-	return nil, burnPanic(id, red+" reduction is not supported", loc)
+	return nil, unsupportedReduction(id, red, arg, loc)
+}
+
+// unsupportedReduction is a loss's panic on a reduction its match leaves
+// out, with the fixes that pass one it takes: Mean, or Sum.
+func unsupportedReduction(id, red string, arg int, loc string) *dispatch.Panic {
+	p := burnPanic(id, red+" reduction is not supported", loc)
+	if arg != dispatch.NoArg {
+		// {i::} is the argument's path up to its variant, as the program
+		// wrote it (`Reduction::`, `burn::nn::loss::Reduction::`).
+		for _, v := range []string{"Mean", "Sum"} {
+			p.Fixes = append(p.Fixes, dispatch.FixHint{Title: "Use Reduction::" + v, Arg: arg, NewText: fmt.Sprintf("{%d::}%s", arg, v)})
+		}
+	}
+	return p
 }
 
 // lossModule is a loss module whose forward takes arity arguments.
@@ -283,7 +299,7 @@ func initHuber(w *dispatch.World, c *Config, _ *dispatch.Device) (dispatch.Value
 			if err != nil {
 				return nil, err
 			}
-			return reduceMeanSum(w, loss, red, "nn-huber-reduction", "crates/burn-nn/src/loss/huber.rs:95")
+			return reduceMeanSum(w, loss, red, 3, "nn-huber-reduction", "crates/burn-nn/src/loss/huber.rs:95")
 		})
 	m.methods = map[string]extraMethod{
 		"forward_no_reduction": {2, huberNoReduction},
@@ -403,7 +419,7 @@ func initPoisson(w *dispatch.World, c *Config, _ *dispatch.Device) (dispatch.Val
 			if err != nil {
 				return nil, err
 			}
-			return reduceMeanSum(w, loss, red, "nn-poisson-reduction", "crates/burn-nn/src/loss/poisson.rs:139")
+			return reduceMeanSum(w, loss, red, 3, "nn-poisson-reduction", "crates/burn-nn/src/loss/poisson.rs:139")
 		})
 	m.methods = map[string]extraMethod{"forward_no_reduction": {2, poissonNoReduction}}
 	return m, nil
@@ -533,7 +549,7 @@ func initSmoothL1(w *dispatch.World, c *Config, _ *dispatch.Device) (dispatch.Va
 			if err != nil {
 				return nil, err
 			}
-			return reduceMeanSum(w, loss, red, "nn-smooth-l1-reduction", "crates/burn-nn/src/loss/smooth_l1.rs:165")
+			return reduceMeanSum(w, loss, red, 3, "nn-smooth-l1-reduction", "crates/burn-nn/src/loss/smooth_l1.rs:165")
 		}},
 		// forward_reduce_dims (smooth_l1.rs:196): mean_dims of the
 		// unreduced loss.
@@ -595,7 +611,7 @@ func initCosineEmbedding(w *dispatch.World, c *Config, _ *dispatch.Device) (disp
 				return nil, err
 			}
 			red, _ := dispatch.Deref(m.Values["reduction"]).(*dispatch.Enum)
-			return reduceMeanSum(w, loss, red.Variant, "nn-cosine-embedding-reduction", "crates/burn-nn/src/loss/cosine_embedding.rs:98")
+			return reduceMeanSum(w, loss, red.Variant, dispatch.NoArg, "nn-cosine-embedding-reduction", "crates/burn-nn/src/loss/cosine_embedding.rs:98")
 		})
 	m.methods = map[string]extraMethod{"forward_no_reduction": {3, cosineNoReduction}}
 	return m, nil

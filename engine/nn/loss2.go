@@ -48,7 +48,7 @@ func reducedLoss(typ string, fields []string, values map[string]dispatch.Value, 
 		if err != nil {
 			return nil, err
 		}
-		return reduceMeanSum(w, loss, red, id, loc)
+		return reduceMeanSum(w, loss, red, n+1, id, loc)
 	})
 	m.methods = map[string]extraMethod{"forward_no_reduction": {n, unreduced}}
 	return m
