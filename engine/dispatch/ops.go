@@ -235,11 +235,22 @@ func (w *World) runRow(row opRow, t *Tensor, a argList) (Value, *UsageError, *Pa
 		pl, p = routeMulti(inputs)
 	}
 	if p != nil {
-		if (row.route == "binary" || row.route == "any") && len(p.Fixes) == 0 && len(args.inputs) > 0 && sameBackendPanic[p.ID] &&
-			!t.tracked && !args.tensors[0].tracked {
-			// Two plain tensors on two backends; a tracked one beside a
-			// plain one needs autodiff on both, which a move does not give.
-			p.Fixes = moveFixes(args.inputs[0])
+		if (row.route == "binary" || row.route == "any") && len(p.Fixes) == 0 && len(args.inputs) > 0 && sameBackendPanic[p.ID] {
+			o := args.tensors[0]
+			switch {
+			case !t.tracked && !o.tracked:
+				// Two plain tensors on two backends.
+				p.Fixes = moveFixes(args.inputs[0])
+			case t.tracked != o.tracked && t.on.Inner().backend == o.on.Inner().backend:
+				// A tracked float beside a plain one of its backend: a
+				// move does not give the plain one autodiff (device
+				// equality ignores it), from_inner does.
+				plain := 0
+				if t.tracked {
+					plain = args.inputs[0]
+				}
+				p.Fixes = []FixHint{fromInnerFix(plain)}
+			}
 		}
 		return nil, nil, w.failOp(op, t, p)
 	}
@@ -518,6 +529,14 @@ func moveFixes(other int) []FixHint {
 		{Title: "Move `{" + o + "}` to the device of `{0}`", Arg: other, NewText: "{(" + o + ")}.to_device(&{(0)}.device())", Tensors: []int{0, other}},
 		{Title: "Move `{0}` to the device of `{" + o + "}`", Arg: 0, NewText: "{(0)}.to_device(&{(" + o + ")}.device())", Tensors: []int{0, other}},
 	}
+}
+
+// fromInnerFix wraps the plain tensor of call input i in
+// Tensor::from_inner, which makes it an autodiff tensor of the same
+// backend, off the graph (burn-tensor's from_inner).
+func fromInnerFix(i int) FixHint {
+	n := strconv.Itoa(i)
+	return FixHint{Title: "Make `{" + n + "}` an autodiff tensor", Arg: i, NewText: "Tensor::from_inner({" + n + "})", Tensors: []int{i}}
 }
 
 // sliceSize is Slice::output_size over the range Burn clamped to the dim.
