@@ -49,3 +49,47 @@ fn main() {
 		}
 	}
 }
+
+// TestAutodiffDeviceFix: an operation that needs an autodiff tensor, on a
+// tensor of a device the program made plain, is offered .autodiff() on
+// that Device constructor, however the program wrote its path; the fixed
+// program runs clean. A plain tensor taken out of an autodiff one
+// (inner()) is not: its device's constructor made an autodiff device.
+func TestAutodiffDeviceFix(t *testing.T) {
+	const snippet = `fn main() {
+    let device = burn::tensor::Device::default();
+    let w = burn::tensor::Tensor::<2>::ones([2, 2], &device).require_grad();
+    let grads = w.clone().sum().backward();
+    println!("{:?}", w.grad(&grads).map(|g| g.dims()));
+}
+`
+	req := engine.Request{Snippet: snippet}
+	res := engine.Run(req)
+	fix, ok := firstRunFix(res)
+	if res.Status != engine.StatusPanicked || !ok || fix.Title != "Make the device an autodiff device" {
+		t.Fatalf("status %s, fix %+v", res.Status, fix)
+	}
+	fixed := engine.ApplyFix(req, fix)
+	if !strings.Contains(fixed.Snippet, "let device = burn::tensor::Device::default().autodiff();") {
+		t.Errorf("fixed program:\n%s", fixed.Snippet)
+	}
+	if res := engine.Run(fixed); res.Status != engine.StatusOK || res.Output != "Some([2, 2])\n" {
+		t.Errorf("fixed: status %s output %q", res.Status, res.Output)
+	}
+
+	inner := "use burn::tensor::{Device, Tensor};\nfn main() {\n    let device = Device::default().autodiff();\n    let w = Tensor::<2>::ones([2, 2], &device).require_grad();\n    let plain = w.clone().inner();\n    let grads = w.sum().backward();\n    let _ = plain.grad(&grads);\n}\n"
+	res = engine.Run(engine.Request{Snippet: inner})
+	if fix, ok := firstRunFix(res); res.Status != engine.StatusPanicked || ok && fix.Title == "Make the device an autodiff device" {
+		t.Errorf("inner(): status %s, fix %+v", res.Status, fix)
+	}
+}
+
+// firstRunFix is the first fix of the run's panic diagnostic.
+func firstRunFix(res engine.Result) (engine.Fix, bool) {
+	for _, d := range res.Diagnostics {
+		if res.Panic != nil && d.Phase == "run" && d.Code == res.Panic.Code && len(d.Fixes) > 0 {
+			return d.Fixes[0], true
+		}
+	}
+	return engine.Fix{}, false
+}

@@ -136,13 +136,23 @@ func (w *World) requireGrad(t *Tensor) (*Tensor, *Panic) {
 	return &out, nil
 }
 
+// withAutodiffDeviceFix adds to p, a panic of an operation that needs an
+// autodiff tensor, the fix that makes t's device autodiff where the
+// program made it.
+func withAutodiffDeviceFix(p *Panic, t *Tensor) *Panic {
+	if fix, ok := autodiffDeviceFix(t); ok {
+		p.Fixes = append(p.Fixes, fix)
+	}
+	return p
+}
+
 // backward runs Dispatch::backward (crates/burn-dispatch/src/backend.rs:287-324)
 // and the graph traversal of burn-autodiff's server: the root needs a
 // registered step, the traversal consumes the steps it visits, and every
 // leaf that required gradients and feeds a visited step gets one.
 func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 	if !t.tracked {
-		return nil, panicRequiresAutodiff(entryBackward)
+		return nil, withAutodiffDeviceFix(panicRequiresAutodiff(entryBackward), t)
 	}
 	if t.on.backend == Capture {
 		return nil, panicCaptureAutodiff(entryBackward)
@@ -203,7 +213,7 @@ func (w *World) backward(t *Tensor) (*Gradients, *Panic) {
 // the source's checkpointing (backend.rs:326-480).
 func (w *World) gradOf(t *Tensor, g *Gradients, remove bool, entry autodiffEntry) (Value, *Panic) {
 	if !t.tracked {
-		return nil, panicRequiresAutodiff(entry)
+		return nil, withAutodiffDeviceFix(panicRequiresAutodiff(entry), t)
 	}
 	if t.on.backend == Capture {
 		return nil, panicCaptureAutodiff(entry)

@@ -63,9 +63,31 @@ type Device struct {
 
 	autodiff bool
 	strategy Strategy
+	// origin is the interpreter's site (plus one) of the program's call of
+	// a Device constructor this device comes from, 0 when none is known:
+	// a fix that makes the device autodiff edits that call.
+	origin int
 }
 
 func (*Device) TypeName() string { return "Device" }
+
+// WithOrigin is a copy of d made at the interpreter's site site by the
+// program's own call of a Device constructor.
+func (d *Device) WithOrigin(site int) *Device {
+	c := *d
+	c.origin = site + 1
+	return &c
+}
+
+// autodiffDeviceFix is the fix of a panic that needs t to be an autodiff
+// tensor: append .autodiff() to the Device constructor the program made
+// t's device with. ok is false when that call is not known.
+func autodiffDeviceFix(t *Tensor) (FixHint, bool) {
+	if t.on == nil || t.on.origin == 0 || t.on.autodiff {
+		return FixHint{}, false
+	}
+	return FixHint{Title: "Make the device an autodiff device", Arg: NoArg, AfterSite: t.on.origin, NewText: ".autodiff()"}, true
+}
 
 // Backend is the dispatch variant, with autodiff seen through.
 func (d *Device) Backend() Backend { return d.backend }
@@ -83,7 +105,9 @@ func (d *Device) Inner() *Device {
 		return d
 	}
 	c := *d
-	c.autodiff, c.strategy = false, Disabled
+	// The program made an autodiff device: no constructor of its made
+	// this plain one.
+	c.autodiff, c.strategy, c.origin = false, Disabled, 0
 	return &c
 }
 

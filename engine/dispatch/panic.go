@@ -51,6 +51,10 @@ type FixHint struct {
 	// raised inside a module's forward reaches the program's call to the
 	// module, whose inputs are not the op's.
 	Tensors []int
+	// AfterSite, when not 0, is an interpreter's site plus one: the edit
+	// inserts NewText after that call, which made a plain device (see
+	// Device.WithOrigin), instead of editing an input.
+	AfterSite int
 	// Server, when set, is a fix to the servers the playground's config
 	// declares ([[package.metadata.playground.servers]]).
 	Server *ServerEdit

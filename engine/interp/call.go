@@ -772,12 +772,16 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	if prev, pushed := in.enterBurnModule(call.Recv); pushed {
 		defer in.leaveModule(prev)
 	}
-	in.world.SetSite(len(in.sites))
+	callSite := len(in.sites)
+	in.world.SetSite(callSite)
 	in.sites = append(in.sites, site)
 	call.Args = burnInts(call.Args)
 	in.burns = append(in.burns, call.Recv)
 	v, err := in.callWorld(call)
 	in.burns = in.burns[:len(in.burns)-1]
+	if d, ok := v.(*dispatch.Device); ok && err == nil && isDeviceConstructor(call) {
+		v = d.WithOrigin(callSite)
+	}
 	for err == nil {
 		cb, ok := v.(*dispatch.Callback)
 		if !ok {
@@ -985,6 +989,10 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 			}
 			fix.Edits = append(fix.Edits, edit)
 		}
+		if h.AfterSite > 0 && h.AfterSite <= len(in.sites) {
+			at := in.sites[h.AfterSite-1].End
+			fix.Edits = append(fix.Edits, diag.Edit{File: diag.MainRS, Range: source.Range{Start: at, End: at}, NewText: h.NewText})
+		}
 		if h.Server != nil && in.opts.ServerEdit != nil {
 			if edit, ok := in.opts.ServerEdit(*h.Server); ok {
 				fix.Edits = append(fix.Edits, edit)
@@ -995,6 +1003,12 @@ func (in *interp) fixes(hints []dispatch.FixHint, site source.Range, inputs []so
 		}
 	}
 	return out
+}
+
+// isDeviceConstructor tells the program's own call of one of Device's
+// associated functions (`Device::default()`, `burn::tensor::Device::cuda(0)`).
+func isDeviceConstructor(call dispatch.Call) bool {
+	return call.Recv == nil && len(call.Path) >= 2 && call.Path[len(call.Path)-2] == "Device"
 }
 
 // fillHint fills a FixHint's NewText with the inputs' source texts: {i}
