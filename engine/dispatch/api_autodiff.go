@@ -156,12 +156,12 @@ func (w *World) inner(t *Tensor) (Value, *UsageError, *Panic) {
 		p := panicNoAutodiffFeature(entry).on(0)
 		if t.kind == KindFloat {
 			// no_grad is inner() on a tape and a no-op without autodiff.
-			p.Fixes = []FixHint{{Title: "Use no_grad(), which works with autodiff and without", Arg: -1, NewText: "{0}.no_grad()"}}
+			p.Fixes = append([]FixHint{{Title: "Use no_grad(), which works with autodiff and without", Arg: -1, NewText: "{0}.no_grad()"}}, p.Fixes...)
 		} else {
 			// An int, bool or quantized tensor has no tape: its inner()
 			// is the tensor itself where autodiff is compiled in.
 			kind := map[Kind]string{KindInt: "an int", KindBool: "a bool", KindQFloat: "a quantized"}[t.kind]
-			p.Fixes = []FixHint{{Title: "Drop .inner(): " + kind + " tensor has no tape", Arg: -1, NewText: "{0}"}}
+			p.Fixes = append([]FixHint{{Title: "Drop .inner(): " + kind + " tensor has no tape", Arg: -1, NewText: "{0}"}}, p.Fixes...)
 		}
 		return nil, nil, w.failOp(t.kind.opPrefix()+"_inner", t, p)
 	}

@@ -261,8 +261,11 @@ func panicFromInnerNested() *Panic {
 
 // panicNoAutodiffFeature is the placeholder AutodiffBackend impl of a build
 // without the autodiff feature (backend.rs:842-898).
+// Its fix turns the feature on.
 func panicNoAutodiffFeature(e autodiffEntry) *Panic {
-	return newPanic(e.noneID, at(locDispatchBackend, e.none), unimplementedMsg("Requires `autodiff` feature"))
+	p := newPanic(e.noneID, at(locDispatchBackend, e.none), unimplementedMsg("Requires `autodiff` feature"))
+	p.Fixes = []FixHint{{Title: "Enable burn's `autodiff` feature", Arg: NoArg, AddFeature: "autodiff"}}
+	return p
 }
 
 func panicRequireGradNonLeaf() *Panic {
