@@ -133,7 +133,7 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	}
 	checkCut := checked.Limited == interp.LimitDiagnostics
 	if rejected || compileErrors(checked.Diags) {
-		return build(StatusRejected, diags, files, interp.Outcome{}, checkCut), detail
+		return withHints(build(StatusRejected, diags, files, interp.Outcome{}, checkCut), checked.Hints, files[diag.MainRS]), detail
 	}
 
 	opts.Mode = interp.Run
@@ -150,7 +150,24 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	case ran.Limited != "" || compileErrors(ran.Diags):
 		status = StatusRejected
 	}
-	return build(status, diags, files, ran, checkCut), detail
+	return withHints(build(status, diags, files, ran, checkCut), checked.Hints, files[diag.MainRS]), detail
+}
+
+// withHints puts the check's hints in res, each in the file it lies in.
+func withHints(res Result, hints []interp.Hint, main *source.File) Result {
+	for _, h := range hints {
+		r := main.Resolve(h.Range)
+		if main.IsGenerated(h.Range) {
+			continue
+		}
+		entry := HintEntry{File: diag.MainRS, Span: main.Span(r), Label: h.Label}
+		if len(main.Segments()) > 0 {
+			file, fr := main.LocateRange(r)
+			entry.File, entry.Span = file.Name, file.Span(fr)
+		}
+		res.Hints = append(res.Hints, entry)
+	}
+	return res
 }
 
 func tooLarge(req Request) (diag.Diagnostic, bool) {
@@ -197,6 +214,7 @@ func build(status string, diags diag.List, files map[string]*source.File, ran in
 		Status:      status,
 		Diagnostics: []Diagnostic{},
 		Trace:       []TraceEntry{},
+		Hints:       []HintEntry{},
 		Output:      ran.Output,
 		Engine:      EngineInfo{Version: Version, Burn: BurnCommit},
 	}

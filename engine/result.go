@@ -7,7 +7,7 @@ import (
 )
 
 // Version is the engine's semantic version, reported in every Result.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // BurnCommit is the Burn commit whose behaviour the engine reproduces.
 const BurnCommit = "2c06be35"
@@ -75,8 +75,23 @@ type Result struct {
 	// say what it could not see. The two promises hold for a complete
 	// Result; for an incomplete one, promise (1) reads "no panic the
 	// engine can see".
-	Complete bool       `json:"complete"`
-	Engine   EngineInfo `json:"engine"`
+	Complete bool `json:"complete"`
+	// Hints are what the check learned of the program's tensors, where
+	// the program names them (contract version 2): after the pattern of
+	// each `let` that binds a tensor, and at each use of a variable that
+	// holds one, in the order of the text. Empty when the check did not
+	// run (a parse or config error) or saw no tensor.
+	Hints  []HintEntry `json:"hints"`
+	Engine EngineInfo  `json:"engine"`
+}
+
+// HintEntry is one label of Result.Hints: `Tensor<2> · Cuda(0) · [64,
+// 10] · autodiff` (the type, the device as Burn's Debug prints it, the
+// shape, and autodiff on an autodiff device).
+type HintEntry struct {
+	File  string      `json:"file"`
+	Span  source.Span `json:"span"`
+	Label string      `json:"label"`
 }
 
 // The warnings that make a Result incomplete.

@@ -209,6 +209,7 @@ func (in *interp) stmt(s syntax.Stmt) (value, *signal) {
 		in.checkLetPattern(s, v)
 		in.letMoves(s.Init)
 		in.bindPattern(s.Pat, in.copyOnBind(v))
+		in.hintLet(s.Pat, v)
 		return dispatch.Unit{}, nil
 	case *syntax.ExprStmt:
 		return in.expr(s.X)
@@ -422,7 +423,11 @@ func (in *interp) exprExpect(e syntax.Expr, expect string) (value, *signal) {
 	case *syntax.LitExpr:
 		return in.literal(e), nil
 	case *syntax.PathExpr:
-		return in.path(e)
+		v, sig := in.path(e)
+		if sig == nil && len(e.Segments) == 1 && in.opts.Mode == Check {
+			in.hintAt(e.Range, v)
+		}
+		return v, sig
 	case *syntax.CallExpr:
 		return in.call(e, expect)
 	case *syntax.MethodCallExpr:

@@ -93,6 +93,8 @@ type Outcome struct {
 	// Limited names the limit that stopped the evaluation ("time",
 	// "output", LimitDiagnostics), or is empty.
 	Limited string
+	// Hints are the check's labels of the program's tensors (hints.go).
+	Hints []Hint
 }
 
 // Eval evaluates f. It never panics: an internal error of the evaluator is
@@ -145,6 +147,10 @@ func (s *scope) lookup(name string) *binding {
 }
 
 type interp struct {
+	// hints are the tensors the check saw where the program names them
+	// (hints.go).
+	hints map[source.Range]*dispatch.Tensor
+
 	file  *syntax.File
 	src   *source.File
 	opts  Options
@@ -260,7 +266,7 @@ func (in *interp) outcome() Outcome {
 			Range:   in.siteRange(cut),
 			Message: fmt.Sprintf("the program dispatched %d tensor operations; the trace shows the first %d", count, dispatch.MaxTrace)})
 	}
-	out := Outcome{Diags: in.diags, Panic: in.panic, Output: in.output.String(), Limited: in.limited}
+	out := Outcome{Diags: in.diags, Panic: in.panic, Output: in.output.String(), Limited: in.limited, Hints: in.hintList()}
 	for _, ev := range in.world.Trace() {
 		out.Trace = append(out.Trace, TraceEvent{TraceEvent: ev, Range: in.siteRange(ev.Site)})
 	}

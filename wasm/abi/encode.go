@@ -79,6 +79,25 @@ func encodeResult(res *engine.Result) ([]byte, error) {
 	} else {
 		e.raw(`,"complete":false`)
 	}
+	e.raw(`,"hints":`)
+	if res.Hints == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, h := range res.Hints {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"file":`)
+			e.str(h.File)
+			e.raw(`,"span":`)
+			e.span(h.Span)
+			e.raw(`,"label":`)
+			e.str(h.Label)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
 	e.raw(`,"engine":{"version":`)
 	e.str(res.Engine.Version)
 	e.raw(`,"burn":`)
@@ -114,7 +133,7 @@ type encoder struct {
 // that the buffer is allocated once for most Results: in the sandbox every
 // regrowth is a copy and an allocation the collector must pace.
 func sizeHint(res *engine.Result) int {
-	n := 1024 + len(res.Output) + len(res.Output)/8 + 256*len(res.Trace)
+	n := 1024 + len(res.Output) + len(res.Output)/8 + 256*len(res.Trace) + 160*len(res.Hints)
 	for i := range res.Tests {
 		n += 384 + len(res.Tests[i].Output)
 	}
