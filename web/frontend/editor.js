@@ -2,10 +2,13 @@
 // in the form (hidden) and in sync, so the form still posts the texts. If
 // CodeMirror cannot start, the textareas themselves are the editors.
 
-import { EditorState } from "@codemirror/state";
+import { EditorState, StateEffect, StateField } from "@codemirror/state";
 import {
+  Decoration,
   EditorView,
+  WidgetType,
   drawSelection,
+  hoverTooltip,
   highlightActiveLine,
   highlightActiveLineGutter,
   highlightSpecialChars,
@@ -40,6 +43,84 @@ const theme = EditorView.theme({
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection)" },
   ".cm-tooltip": { backgroundColor: "var(--surface)", color: "var(--text)", border: "1px solid var(--border)" },
   ".cm-diagnostic": { fontFamily: "var(--sans)", whiteSpace: "pre-wrap" },
+  ".cm-inlay-hint": { color: "var(--muted)", fontStyle: "italic", fontSize: "0.9em", paddingLeft: "0.2em" },
+  ".cm-hint-tooltip": { fontFamily: "var(--mono)", padding: "0.2em 0.5em" },
+});
+
+// Hints are the check's labels of the program's tensors (the Result's
+// hints): an inlay after the name each `let` binds, and a tooltip on
+// hovering any hinted name. The field keeps them where they were as the
+// text is edited, until the next result replaces them.
+class HintWidget extends WidgetType {
+  constructor(label) {
+    super();
+    this.label = label;
+  }
+  eq(other) {
+    return other.label === this.label;
+  }
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "cm-inlay-hint";
+    span.dataset.testid = "inlay-hint";
+    span.textContent = ": " + this.label;
+    return span;
+  }
+  ignoreEvent() {
+    return false;
+  }
+}
+
+const setHints = StateEffect.define();
+
+// A hint is an inlay when its name is what a `let` binds.
+const letBefore = /\blet\s+(?:mut\s+)?$/;
+
+const hintField = StateField.define({
+  create: () => ({ list: [], inlays: Decoration.none }),
+  update(value, tr) {
+    for (const e of tr.effects) {
+      if (e.is(setHints)) return e.value;
+    }
+    if (!tr.docChanged) return value;
+    return {
+      list: value.list.map((h) => ({ ...h, from: tr.changes.mapPos(h.from), to: tr.changes.mapPos(h.to, 1) })),
+      inlays: value.inlays.map(tr.changes),
+    };
+  },
+  provide: (f) => EditorView.decorations.from(f, (v) => v.inlays),
+});
+
+function hintValue(doc, hints) {
+  const text = doc.toString();
+  const list = [];
+  const inlays = [];
+  for (const h of hints) {
+    const { from, to } = rangeOf(text, h.span);
+    if (to <= from || to > text.length) continue;
+    list.push({ from, to, label: h.label });
+    const line = doc.lineAt(from);
+    if (letBefore.test(text.slice(line.from, from))) {
+      inlays.push(Decoration.widget({ widget: new HintWidget(h.label), side: 1 }).range(to));
+    }
+  }
+  return { list, inlays: Decoration.set(inlays, true) };
+}
+
+const hintHover = hoverTooltip((view, pos) => {
+  const hit = view.state.field(hintField).list.find((h) => h.from <= pos && pos <= h.to);
+  if (!hit) return null;
+  return {
+    pos: hit.from,
+    end: hit.to,
+    create() {
+      const dom = document.createElement("div");
+      dom.className = "cm-hint-tooltip";
+      dom.dataset.testid = "hint-tooltip";
+      dom.textContent = hit.label;
+      return { dom };
+    },
+  };
 });
 
 // rustfmt indents by four spaces. Code lines scroll rather than wrap;
@@ -68,6 +149,8 @@ export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
         bracketMatching(),
         highlightActiveLine(),
         lintGutter(),
+        hintField,
+        hintHover,
         syntaxHighlighting(highlight),
         languages[textarea.dataset.editor](),
         theme,
@@ -129,6 +212,10 @@ export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
       }
       view.dispatch(setDiagnostics(view.state, marks));
     },
+    // showHints shows a result's hints of this file.
+    showHints(hints) {
+      view.dispatch({ effects: setHints.of(hintValue(view.state.doc, hints)) });
+    },
     focusAt(line, column) {
       const at = offsetOf(view.state.doc.toString(), { line, column });
       view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
@@ -153,6 +240,7 @@ export function textareaEditor(textarea, { onChange, onRun }) {
       textarea.value = text;
     },
     showDiagnostics() {},
+    showHints() {},
     focusAt(line, column) {
       const at = offsetOf(textarea.value, { line, column });
       textarea.focus();

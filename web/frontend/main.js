@@ -143,7 +143,10 @@ class Playground {
         }
       }
     }
-    for (const [file, editor] of Object.entries(this.editors)) editor.showDiagnostics(marks[file]);
+    for (const [file, editor] of Object.entries(this.editors)) {
+      editor.showDiagnostics(marks[file]);
+      editor.showHints((result?.hints ?? []).filter((h) => h.file === file));
+    }
   }
 
   // applyFix edits the texts as a fix says, then runs the result.
