@@ -397,6 +397,19 @@ func TestDemoPageRunsEverySnippetInOneBrowserEngine(t *testing.T) {
 	if got := shown[0].Badges; !reflect.DeepEqual(got, []string{"Flex(Cpu)", "Wgpu(DefaultDevice)"}) {
 		t.Errorf("the ok snippet's badges = %q", got)
 	}
+	// A read-only snippet shows the check's hints: an inlay after each
+	// tensor a let binds, and the label as the title of each hinted name.
+	const first = `document.querySelector("dispatch-snippet").shadowRoot`
+	inlays := eval[[]string](tb, `[...`+first+`.querySelectorAll('[data-testid="inlay-hint"]')].map((h) => h.textContent)`)
+	titles := eval[[]string](tb, `[...`+first+`.querySelectorAll('[data-testid="hinted"]')].map((h) => h.title)`)
+	if len(inlays) == 0 || len(titles) < len(inlays) {
+		t.Errorf("the ok snippet's inlay hints %q, hinted titles %q", inlays, titles)
+	}
+	for _, h := range inlays {
+		if !strings.HasPrefix(h, ": Tensor<") || !strings.Contains(h, " · ") {
+			t.Errorf("inlay hint %q", h)
+		}
+	}
 	if len(shown[4].Badges) == 0 {
 		t.Error("the remote client shows no badges")
 	}

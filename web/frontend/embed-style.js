@@ -49,6 +49,7 @@ export const STYLE = `
 .t-punctuation { color: var(--syn-punctuation); } .t-lifetime { color: var(--syn-keyword); }
 .mark-error { text-decoration: wavy underline var(--error); text-decoration-skip-ink: none; text-underline-offset: 3px; background: var(--error-bg); }
 .mark-label { text-decoration: underline dotted var(--note); text-underline-offset: 3px; }
+.inlay-hint { color: var(--muted); font-style: italic; font-size: 0.9em; }
 .device-badge {
   display: inline-block; margin-left: 14px; padding: 0 7px; border-radius: 8px; vertical-align: 1px;
   font: 11px/16px var(--sans); background: var(--badge); color: var(--badge-text); white-space: nowrap; user-select: none;

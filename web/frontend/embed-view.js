@@ -40,14 +40,16 @@ function badge(b) {
 }
 
 // codeView renders text as highlighted lines. marks are [{span, kind}]
-// (kind "error" for the diagnostic's span, "label" for its labels); badges
-// maps a line number to the badges shown at its end.
+// (kind "error" for the diagnostic's span, "label" for its labels, "hint"
+// for a hint of the Result, with its label, shown on hover and, when
+// inlay, after the name); badges maps a line number to the badges shown at
+// its end.
 export function codeView(text, language, marks = [], badges = new Map()) {
   const ranges = marks
     .map((m) => {
       const r = rangeOf(text, m.span);
       // A zero-width span (a missing token) still needs something to mark.
-      return { ...r, to: Math.max(r.to, Math.min(r.from + 1, text.length)), kind: m.kind };
+      return { ...r, to: Math.max(r.to, Math.min(r.from + 1, text.length)), kind: m.kind, label: m.label, inlay: m.inlay };
     })
     .filter((r) => r.to > r.from);
   const cuts = new Set([0, text.length]);
@@ -58,8 +60,10 @@ export function codeView(text, language, marks = [], badges = new Map()) {
     const end = at + token.text.length;
     let from = at;
     for (const cut of [...cuts].filter((c) => c > at && c < end).sort((a, b) => a - b).concat(end)) {
-      const kinds = ranges.filter((r) => r.from <= from && r.to >= cut).map((r) => r.kind);
-      pieces.push({ text: text.slice(from, cut), tag: token.tag, kinds });
+      const over = ranges.filter((r) => r.from <= from && r.to >= cut);
+      const hint = over.find((r) => r.kind === "hint");
+      const kinds = over.filter((r) => r.kind !== "hint").map((r) => r.kind);
+      pieces.push({ text: text.slice(from, cut), tag: token.tag, kinds, hint, inlay: hint?.inlay && hint.to === cut });
       from = cut;
     }
     at = end;
@@ -82,7 +86,9 @@ export function codeView(text, language, marks = [], badges = new Map()) {
         { class: "line", "data-line": i + 1 },
         parts.map((p) => {
           const cls = [`t-${p.tag}`, ...p.kinds.map((k) => `mark-${k}`)].join(" ");
-          return p.tag === "plain" && p.kinds.length === 0 ? p.text : el("span", { class: cls }, p.text);
+          const attrs = p.hint ? { class: cls, title: p.hint.label, "data-testid": "hinted" } : { class: cls };
+          const piece = p.tag === "plain" && p.kinds.length === 0 && !p.hint ? p.text : el("span", attrs, p.text);
+          return p.inlay ? [piece, el("span", { class: "inlay-hint", "data-testid": "inlay-hint" }, `: ${p.hint.label}`)] : piece;
         }),
         (badges.get(i + 1) ?? []).map(badge),
       ),

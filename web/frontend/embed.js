@@ -9,6 +9,7 @@ import { EngineHub } from "./embed-engine.js";
 import { EMBED_VERSION, applyEdits, blockAttributes, dedent, playgroundLink, readOptions, resolveConfig } from "./embed-options.js";
 import { STYLE } from "./embed-style.js";
 import { badgesByLine, codeView, mainDiagnostic, resultView } from "./embed-view.js";
+import { rangeOf } from "./positions.js";
 
 // The playground server this script came from: it serves the engine, runs
 // snippets when the browser cannot, and opens them in the playground.
@@ -185,6 +186,15 @@ class DispatchSnippet extends HTMLElement {
     if (diagnostic) {
       marks[diagnostic.file]?.push({ span: diagnostic.span, kind: "error" });
       for (const l of diagnostic.labels ?? []) marks[l.file]?.push({ span: l.span, kind: "label" });
+    }
+    // Hints need the highlighted text to be what the reader sees: an
+    // editable snippet types into a textarea laid over it.
+    if (result && !this.editor) {
+      for (const h of result.hints ?? []) {
+        const r = rangeOf(this.snippet, h.span);
+        const line = this.snippet.lastIndexOf("\n", r.from - 1) + 1;
+        marks[h.file]?.push({ span: h.span, kind: "hint", label: h.label, inlay: /\blet\s+(?:mut\s+)?$/.test(this.snippet.slice(line, r.from)) });
+      }
     }
     const badges = result ? badgesByLine(result.trace) : new Map();
     // Only the highlighted text is replaced: the editor over it keeps its
