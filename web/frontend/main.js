@@ -9,6 +9,8 @@ import { renderResults, setTitles, toggleTraceGroup, visibleDiagnostics } from "
 import { Autosave, decodeHash, encodeHash, makeState } from "./state.js";
 import { ConfigHelpers } from "./helpers.js";
 import { setupMenus, showKeyboardHint } from "./menus.js";
+import { el } from "./dom.js";
+import { projectZip, reportText } from "./export.js";
 
 // How long typing must pause before the program is checked again.
 const RECHECK_DELAY_MS = 400;
@@ -54,6 +56,7 @@ class Playground {
 
     this.setupTabs();
     this.setupToolbar();
+    this.setupExport();
     setupMenus(form);
     showKeyboardHint(form.querySelector("#keyboard-hint"));
     this.results.addEventListener("click", (e) => this.resultsClick(e));
@@ -256,6 +259,66 @@ class Playground {
       input.select();
       navigator.clipboard?.writeText(input.value);
     });
+  }
+
+  // setupExport adds the buttons that take the program to real Burn, which
+  // work only with this script: "Download" (the texts as a Cargo project)
+  // and "Report a problem" (the text of an issue about this result).
+  setupExport() {
+    const share = this.form.querySelector('[data-action="share"]');
+    if (!share) return;
+    const download = el("button", { type: "button", class: "button", "data-testid": "download", title: "Download as a Cargo project (zip)" }, "Download");
+    const report = el("button", { type: "button", class: "button", "data-testid": "report" }, "Report a problem");
+    share.after(download, report);
+    download.addEventListener("click", () => this.download());
+    report.addEventListener("click", () => this.report());
+  }
+
+  // link is where this state opens again.
+  link(s) {
+    return location.origin + location.pathname + encodeHash(s);
+  }
+
+  download() {
+    const s = this.state();
+    const { name, bytes } = projectZip(s.config, s.snippet, this.link(s));
+    const url = URL.createObjectURL(new Blob([bytes], { type: "application/zip" }));
+    const a = el("a", { href: url, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  report() {
+    if (!this.reportDialog) {
+      const text = el("textarea", { readonly: true, rows: 16, "data-testid": "report-text", "aria-label": "The report" });
+      const copy = el("button", { type: "button", class: "button primary", "data-testid": "report-copy" }, "Copy");
+      const close = el("button", { type: "button", class: "button", "data-testid": "report-close" }, "Close");
+      this.reportDialog = el(
+        "dialog",
+        { class: "report-dialog", "data-testid": "report-dialog", "aria-labelledby": "report-title" },
+        el("h2", { id: "report-title" }, "Report a problem with this result"),
+        el("p", {}, "Copy this text into an issue: it holds the program, what the playground showed, the engine's version and Burn's commit. Nothing is sent from here."),
+        text,
+        el("div", { class: "dialog-buttons" }, copy, close),
+      );
+      copy.addEventListener("click", () => {
+        text.select();
+        navigator.clipboard?.writeText(text.value);
+        copy.textContent = "Copied";
+      });
+      close.addEventListener("click", () => this.reportDialog.close());
+      document.body.append(this.reportDialog);
+    }
+    const s = this.state();
+    const text = this.reportDialog.querySelector('[data-testid="report-text"]');
+    text.value = reportText({ ...s, result: this.last?.result, link: this.link(s), mode: this.mode });
+    this.reportDialog.querySelector('[data-testid="report-copy"]').textContent = "Copy";
+    this.reportDialog.showModal();
+    text.focus();
+    text.setSelectionRange(0, 0);
+    text.scrollTop = 0;
   }
 
   async share() {
