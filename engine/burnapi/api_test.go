@@ -256,3 +256,33 @@ func TestTableClosure(t *testing.T) {
 		t.Errorf("CrateGate(burn-train) = %v %q %v", gates, name, ok)
 	}
 }
+
+// TestCompletions: the page's completions hold Tensor's associated
+// functions and methods and Device's constructors with their signatures,
+// the functions of Burn's modules, and burn's features.
+func TestCompletions(t *testing.T) {
+	c := Default().Completions()
+	find := func(list []Completion, name string) (Completion, bool) {
+		for _, x := range list {
+			if x.Name == name {
+				return x, true
+			}
+		}
+		return Completion{}, false
+	}
+	if ones, ok := find(c.Types["Tensor"].Assoc, "ones"); !ok || !strings.HasPrefix(ones.Detail, "fn ones<") {
+		t.Errorf("Tensor::ones = %+v", ones)
+	}
+	if m, ok := find(c.Types["Tensor"].Methods, "matmul"); !ok || !strings.Contains(m.Detail, "self") {
+		t.Errorf("Tensor::matmul = %+v", m)
+	}
+	if _, ok := find(c.Types["Device"].Assoc, "cuda"); !ok {
+		t.Error("no Device::cuda")
+	}
+	if _, ok := find(c.Modules["burn::tensor::activation"], "relu"); !ok {
+		t.Errorf("no activation::relu in %d modules", len(c.Modules))
+	}
+	if f, ok := find(c.Features, "cuda"); !ok || f.Detail == "" {
+		t.Errorf("feature cuda = %+v", f)
+	}
+}

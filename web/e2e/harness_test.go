@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/dispatch-playground/playground/engine/burnapi"
 	"github.com/dispatch-playground/playground/store"
 	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/wasm/wasmtest"
@@ -88,6 +90,15 @@ func staticTree(t *testing.T) fs.FS {
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("bundle web/frontend: %v\n%s", err, out)
+	}
+	// The editors' completions, as build:web writes them with
+	// internal/tools/completions.
+	completions, err := json.Marshal(burnapi.Default().Completions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dist", "completions.json"), completions, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, web.EngineWasm), wasmtest.Build(t), 0o644); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import {
   lineNumbers,
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { autocompletion, completionKeymap } from "@codemirror/autocomplete";
 import { HighlightStyle, StreamLanguage, bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { rust } from "@codemirror/lang-rust";
@@ -123,6 +124,36 @@ const hintHover = hoverTooltip((view, pos) => {
   };
 });
 
+// labelOf is the hint label of the last hinted name spelled name.
+function labelOf(state, name) {
+  let label;
+  for (const h of state.field(hintField).list) {
+    if (state.sliceDoc(h.from, h.to) === name) label = h.label;
+  }
+  return label;
+}
+
+// completionSource adapts complete({line, lineFrom, upTo, text, labelOf}),
+// which returns {from, options} with from an offset in the document (or
+// null), to CodeMirror's completion. Without an explicit request it
+// completes only once a word, `.` or `::` has started.
+function completionSource(complete) {
+  return async (ctx) => {
+    const line = ctx.state.doc.lineAt(ctx.pos);
+    const before = ctx.state.sliceDoc(line.from, ctx.pos);
+    if (!ctx.explicit && !/(?:\w|\.|::)$/.test(before)) return null;
+    const r = await complete({
+      line: before,
+      lineFrom: line.from,
+      upTo: ctx.state.sliceDoc(0, ctx.pos),
+      text: ctx.state.doc.toString(),
+      labelOf: (name) => labelOf(ctx.state, name),
+    });
+    if (!r || r.options.length === 0) return null;
+    return { from: r.from, options: r.options, validFor: /^[\w-]*$/ };
+  };
+}
+
 // rustfmt indents by four spaces. Code lines scroll rather than wrap;
 // Cargo.toml's long feature lists wrap.
 const languages = {
@@ -132,8 +163,9 @@ const languages = {
 
 // createEditor turns a textarea into a CodeMirror editor and returns the
 // page's editor interface. onChange is called after every edit; onRun on
-// Ctrl/Cmd-Enter; onFix(diagnosticIndex, fixIndex) from a marker's tooltip.
-export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
+// Ctrl/Cmd-Enter; onFix(diagnosticIndex, fixIndex) from a marker's tooltip;
+// complete, when given, completes (see completionSource).
+export function createEditor(textarea, { nonce, onChange, onRun, onFix, complete }) {
   const label = document.querySelector(`label[for="${textarea.id}"]`);
   const view = new EditorView({
     parent: textarea.parentElement,
@@ -151,11 +183,12 @@ export function createEditor(textarea, { nonce, onChange, onRun, onFix }) {
         lintGutter(),
         hintField,
         hintHover,
+        complete ? autocompletion({ override: [completionSource(complete)], icons: false }) : [],
         syntaxHighlighting(highlight),
         languages[textarea.dataset.editor](),
         theme,
         EditorView.cspNonce.of(nonce),
-        keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
+        keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }, ...completionKeymap, indentWithTab, ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({
           "aria-labelledby": label ? label.id : "",
           "aria-describedby": "keyboard-hint",

@@ -11,6 +11,7 @@ import { ConfigHelpers } from "./helpers.js";
 import { setupMenus, showKeyboardHint } from "./menus.js";
 import { el } from "./dom.js";
 import { projectZip, reportText } from "./export.js";
+import { loadCompletions, rustCompletions, tomlCompletions } from "./completion.js";
 
 // How long typing must pause before the program is checked again.
 const RECHECK_DELAY_MS = 400;
@@ -40,10 +41,20 @@ class Playground {
       onFix: (d, f) => this.applyFix(d, f),
     };
     this.editors = {};
+    // Completion: Burn's API and the program's names in main.rs, burn's
+    // features in Cargo.toml (completion.js).
+    const table = () => loadCompletions(form.dataset.completions);
+    const complete = {
+      "main.rs": async (c) => {
+        const r = rustCompletions(c.line, { data: await table(), text: c.text, labelOf: c.labelOf });
+        return r && { from: c.lineFrom + r.from, options: r.options };
+      },
+      "Cargo.toml": async (c) => tomlCompletions(c.upTo, { data: await table() }),
+    };
     for (const [file, id] of [["Cargo.toml", "config"], ["main.rs", "snippet"]]) {
       const textarea = form.querySelector(`#${id}`);
       try {
-        this.editors[file] = createEditor(textarea, callbacks);
+        this.editors[file] = createEditor(textarea, { ...callbacks, complete: complete[file] });
       } catch (e) {
         console.error("editor unavailable, using the plain text area:", e);
         this.editors[file] = textareaEditor(textarea, callbacks);
