@@ -531,6 +531,12 @@ func moveFixes(other int) []FixHint {
 	}
 }
 
+// moveToFix moves call input i to the device of call input to.
+func moveToFix(i, to int) FixHint {
+	a, b := strconv.Itoa(i), strconv.Itoa(to)
+	return FixHint{Title: "Move `{" + a + "}` to the device of `{" + b + "}`", Arg: i, NewText: "{(" + a + ")}.to_device(&{(" + b + ")}.device())", Tensors: []int{to, i}}
+}
+
 // fromInnerFix wraps the plain tensor of call input i in
 // Tensor::from_inner, which makes it an autodiff tensor of the same
 // backend, off the graph (burn-tensor's from_inner).

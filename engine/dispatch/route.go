@@ -166,10 +166,22 @@ func routeMulti(inputs []namedInput) (placement, *Panic) {
 		}
 		if !first.tracked {
 			if t.tracked || t.on.backend != v {
+				var p *Panic
 				if in.optional {
-					return placement{}, panicMultiOptionalWrong(in.name).on(in.arg)
+					p = panicMultiOptionalWrong(in.name).on(in.arg)
+				} else {
+					p = panicMultiInputWrong(in.name).on(in.arg)
 				}
-				return placement{}, panicMultiInputWrong(in.name).on(in.arg)
+				switch {
+				case !t.tracked:
+					// Two plain tensors on two backends.
+					p.Fixes = []FixHint{moveToFix(in.arg, inputs[0].arg)}
+				case t.on.backend == v:
+					// A tracked input beside a plain first one of its
+					// backend: the first needs autodiff too.
+					p.Fixes = []FixHint{fromInnerFix(inputs[0].arg)}
+				}
+				return placement{}, p
 			}
 			continue
 		}
@@ -187,7 +199,9 @@ func routeMulti(inputs []namedInput) (placement, *Panic) {
 		case t.on.backend != v:
 			return placement{}, panicMultiAutodiffInputOther(in.name).on(in.arg)
 		case t.kind == KindFloat:
-			return placement{}, panicLiftPlainFloat().on(in.arg)
+			p := panicLiftPlainFloat().on(in.arg)
+			p.Fixes = []FixHint{fromInnerFix(in.arg)}
+			return placement{}, p
 		}
 	}
 	return p, nil
