@@ -504,10 +504,22 @@ func (w *World) outputShape(row opRow, t *Tensor, args opArgs, c Call) ([]int64,
 	if p := checkFailed(f); p != nil {
 		if len(args.inputs) > 0 {
 			withMoveFixes(p, args.inputs[0])
+			if p.ID == "bt-check-matmul-inner" && transposeFits(t.shape, args.tensors[0].shape) {
+				// Weights written [out, in], as PyTorch exports them.
+				n := strconv.Itoa(args.inputs[0])
+				p.Fixes = []FixHint{{Title: "Transpose `{" + n + "}`", Arg: args.inputs[0], NewText: "{(" + n + ")}.transpose()", Tensors: []int{args.inputs[0]}}}
+			}
 		}
 		return nil, p
 	}
 	return shape, nil
+}
+
+// transposeFits reports whether rhs with its last two dims swapped has
+// lhs's last dim as its inner one.
+func transposeFits(lhs, rhs []int64) bool {
+	n := len(rhs)
+	return n >= 2 && len(lhs) == n && lhs[n-1] == rhs[n-1]
 }
 
 // withMoveFixes gives burn-tensor's "not on the same device" panic of a
