@@ -128,8 +128,16 @@ class Playground {
     const request = { config: s.config, snippet: s.snippet };
     const outcome = await this.engine.run(request);
     if (outcome === null || generation !== this.generation) return; // a newer run replaced it
+    // A program with #[test] functions is also run as `cargo test` runs
+    // it (the Request's entry "tests"), for the test list.
+    let tests = null;
+    if (/#\s*\[\s*test\s*\]/.test(s.snippet)) {
+      const t = await this.engine.run({ ...request, entry: "tests" });
+      if (t === null || generation !== this.generation) return;
+      tests = t.result?.tests ?? [];
+    }
     this.results.removeAttribute("aria-busy");
-    this.last = { ...outcome, request };
+    this.last = { ...outcome, request, tests };
     this.show();
   }
 
@@ -144,7 +152,48 @@ class Playground {
         ? `ran in your browser${o.ms !== undefined ? ` in ${o.ms < 1 ? "<1" : Math.round(o.ms)} ms` : ""}`
         : "ran in the server sandbox";
     renderResults(this.results, { result: o.result, mode, via, failure: o.failure });
+    this.showTests(o.tests);
     this.markEditors(o.result, mode);
+  }
+
+  // showTests shows the test list in a Tests tab of its own while the
+  // program has tests.
+  showTests(tests) {
+    let tab = this.results.querySelector('[data-testid="tab-tests"]');
+    let panel = this.results.querySelector("#panel-tests");
+    if (!tests) {
+      tab?.remove();
+      panel?.remove();
+      if (tab && !this.results.querySelector('[role="tab"][aria-selected="true"]')) this.selectTab(this.results.querySelector('[role="tab"]'), false);
+      return;
+    }
+    if (!tab) {
+      tab = el("a", { href: "#panel-tests", role: "tab", id: "tab-tests", "aria-controls": "panel-tests", "aria-selected": "false", tabindex: "-1", "data-tab": "tests", "data-testid": "tab-tests" }, "Tests ", el("span", { class: "count" }));
+      this.results.querySelector('[data-testid="tab-trace"]').before(tab);
+      panel = el("section", { class: "panel", id: "panel-tests", role: "tabpanel", "aria-labelledby": "tab-tests", tabindex: "0", "data-testid": "panel-tests" });
+      this.results.querySelector("#panel-trace").before(panel);
+      this.wireTab(tab);
+    }
+    const failed = tests.filter((t) => t.status === "failed").length;
+    tab.querySelector(".count").textContent = failed ? `${failed}/${tests.length}` : String(tests.length);
+    const word = { ok: "ok", failed: "FAILED", ignored: "ignored" };
+    panel.replaceChildren(
+      tests.length === 0
+        ? el("p", { class: "empty" }, "The tests did not run: the program was rejected.")
+        : el(
+            "ul",
+            { class: "test-list", "data-testid": "test-list" },
+            tests.map((t) =>
+              el(
+                "li",
+                { class: `test test-${t.status}`, "data-testid": "test", "data-status": t.status, "data-name": t.name },
+                el("span", { class: "test-status" }, word[t.status] ?? t.status),
+                el("code", { class: "test-name" }, t.name),
+                t.panic ? el("span", { class: "test-panic" }, t.panic.message) : null,
+              ),
+            ),
+          ),
+    );
   }
 
   markEditors(result, mode) {
@@ -211,29 +260,35 @@ class Playground {
   setupTabs() {
     this.results.classList.add("tabbed");
     const tabs = [...this.results.querySelectorAll('[role="tab"]')];
-    const select = (tab, focus) => {
-      for (const t of tabs) {
-        const on = t === tab;
-        t.setAttribute("aria-selected", String(on));
-        t.tabIndex = on ? 0 : -1;
-        this.results.querySelector(`#${t.getAttribute("aria-controls")}`).classList.toggle("active", on);
-      }
-      if (focus) tab.focus();
-    };
-    for (const tab of tabs) {
-      tab.addEventListener("click", (e) => {
-        e.preventDefault();
-        select(tab, false);
-      });
-      tab.addEventListener("keydown", (e) => {
-        const i = tabs.indexOf(tab);
-        const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
-        if (next === undefined) return;
-        e.preventDefault();
-        select(tabs[(next + tabs.length) % tabs.length], true);
-      });
+    for (const tab of tabs) this.wireTab(tab);
+    this.selectTab(tabs[0], false);
+  }
+
+  // selectTab shows tab's panel; the tabs are read at each call, since the
+  // Tests tab comes and goes.
+  selectTab(tab, focus) {
+    for (const t of this.results.querySelectorAll('[role="tab"]')) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
+      this.results.querySelector(`#${t.getAttribute("aria-controls")}`)?.classList.toggle("active", on);
     }
-    select(tabs[0], false);
+    if (focus) tab.focus();
+  }
+
+  wireTab(tab) {
+    tab.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.selectTab(tab, false);
+    });
+    tab.addEventListener("keydown", (e) => {
+      const tabs = [...this.results.querySelectorAll('[role="tab"]')];
+      const i = tabs.indexOf(tab);
+      const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      this.selectTab(tabs[(next + tabs.length) % tabs.length], true);
+    });
   }
 
   setupToolbar() {

@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestTestList: a program with three tests shows a Tests tab listing each
+// test with its status (ok, FAILED with Burn's panic, ignored), as
+// `cargo test` runs them; editing the tests away removes the tab.
+func TestTestList(t *testing.T) {
+	const snippet = `use burn::tensor::{Device, Tensor};
+
+#[test]
+fn same_device() {
+    let device = Device::default();
+    let a = Tensor::<1>::ones([2], &device);
+    assert_eq!((a.clone() + a).dims(), [2]);
+}
+
+#[test]
+fn two_devices() {
+    let a = Tensor::<1>::ones([2], &Device::cuda(0));
+    let b = Tensor::<1>::ones([2], &Device::flex());
+    let _ = a + b;
+}
+
+#[test]
+#[ignore]
+fn slow() {}
+
+fn main() {}
+`
+	state := map[string]any{"v": 1, "mode": "panic", "snippet": snippet,
+		"config": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"flex\"] }\n\n[package.metadata.playground]\nhardware = { cuda = 1 }\n"}
+	body, _ := json.Marshal(state)
+	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
+	resp, err := http.Post(site.URL+"/api/share", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shared struct{ ID string }
+	if err := json.NewDecoder(resp.Body).Decode(&shared); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("share: %d %v", resp.StatusCode, err)
+	}
+	resp.Body.Close()
+
+	tb := newTab(t, newBrowser(t))
+	tb.do(chromedp.Navigate(site.URL + "/s/" + shared.ID))
+	tb.waitBrowserRun()
+	tb.waitFor("the Tests tab", `!!document.querySelector('[data-testid="tab-tests"]')`)
+	tb.do(chromedp.Click(chromedp.CSS(`[data-testid="tab-tests"]`)))
+	type shownTest struct{ Name, Status, Panic string }
+	got := eval[[]shownTest](tb, `[...document.querySelectorAll('[data-testid="test"]')].map((li) => ({
+		Name: li.dataset.name, Status: li.dataset.status, Panic: li.querySelector(".test-panic")?.textContent ?? "" }))`)
+	if len(got) != 3 || got[0].Name != "same_device" || got[0].Status != "ok" ||
+		got[1].Name != "slow" || got[1].Status != "ignored" ||
+		got[2].Name != "two_devices" || got[2].Status != "failed" || got[2].Panic == "" {
+		t.Errorf("the test list shows %+v", got)
+	}
+	if count := eval[string](tb, `document.querySelector('[data-testid="tab-tests"] .count').textContent`); count != "1/3" {
+		t.Errorf("the tab's count is %q, want 1/3 (failed/all)", count)
+	}
+	if !eval[bool](tb, `document.querySelector("#panel-tests").classList.contains("active")`) {
+		t.Error("the Tests panel is not shown after its tab was picked")
+	}
+	tb.screenshot("test-list.png", chromedp.Screenshot(chromedp.CSS(`[data-testid="results"]`)))
+	tb.checkClean()
+}
