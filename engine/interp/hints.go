@@ -2,8 +2,8 @@ package interp
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/dispatch"
@@ -51,11 +51,21 @@ func (in *interp) hintLet(p syntax.Pattern, v value) {
 	}
 }
 
-// hintList is the recorded hints in the order of the text.
+// hintList is the recorded hints in the order of the text. A tensor named
+// at several places is labelled once.
 func (in *interp) hintList() []Hint {
+	if len(in.hints) == 0 {
+		return nil
+	}
 	out := make([]Hint, 0, len(in.hints))
+	labels := make(map[*dispatch.Tensor]string, len(in.hints))
 	for r, t := range in.hints {
-		out = append(out, Hint{Range: r, Label: tensorLabel(t)})
+		label, ok := labels[t]
+		if !ok {
+			label = tensorLabel(t)
+			labels[t] = label
+		}
+		out = append(out, Hint{Range: r, Label: label})
 	}
 	slices.SortFunc(out, func(a, b Hint) int {
 		return cmp.Or(cmp.Compare(a.Range.Start, b.Range.Start), cmp.Compare(a.Range.End, b.Range.End))
@@ -66,17 +76,23 @@ func (in *interp) hintList() []Hint {
 // tensorLabel is a tensor as a hint shows it: its type, its device as
 // Burn's Debug prints it, its shape, and `autodiff` on an autodiff device.
 func tensorLabel(t *dispatch.Tensor) string {
-	parts := []string{t.TypeName()}
-	if d := t.Device(); d != nil {
-		parts = append(parts, d.Inner().Debug())
+	var b strings.Builder
+	b.WriteString(t.TypeName())
+	d := t.Device()
+	if d != nil {
+		b.WriteString(" · ")
+		b.WriteString(d.Inner().Debug())
 	}
-	dims := make([]string, 0, len(t.Shape()))
-	for _, n := range t.Shape() {
-		dims = append(dims, fmt.Sprint(n))
+	b.WriteString(" · [")
+	for i, n := range t.Shape() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.FormatInt(n, 10))
 	}
-	parts = append(parts, "["+strings.Join(dims, ", ")+"]")
-	if d := t.Device(); d != nil && d.IsAutodiff() {
-		parts = append(parts, "autodiff")
+	b.WriteByte(']')
+	if d != nil && d.IsAutodiff() {
+		b.WriteString(" · autodiff")
 	}
-	return strings.Join(parts, " · ")
+	return b.String()
 }
