@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -26,16 +27,24 @@ const (
 
 // State is what a share link carries: the JSON object
 //
-//	{"v": 1, "config": "<Cargo.toml>", "snippet": "<Rust>", "mode": "panic"}
+//	{"v": 1, "config": "<Cargo.toml>", "snippet": "<Rust>", "mode": "panic",
+//	 "files": {"src/model.rs": "<Rust>"}}
 //
-// Every field may be missing: "v" means StateVersion, the texts are empty
-// and the mode is ModePanic. Fields of other names are ignored.
+// Every field may be missing: "v" means StateVersion, the texts are empty,
+// the mode is ModePanic and there are no files. Files are a crate's other
+// files by path from its root (the snippet is then its src/main.rs), as a
+// Request's files are. Fields of other names are ignored.
 type State struct {
 	Version int
 	Config  string
 	Snippet string
 	Mode    string
+	Files   map[string]string
 }
+
+// MaxFiles bounds the files of a state, as engine.MaxCrateFiles bounds a
+// crate's.
+const MaxFiles = 64
 
 // ErrInvalidState is what every *StateError is.
 var ErrInvalidState = errors.New("store: not a playground state")
@@ -76,8 +85,9 @@ func DecodeState(b []byte) (State, error) {
 	var raw struct {
 		Version *int   `json:"v"`
 		Config  string `json:"config"`
-		Snippet string `json:"snippet"`
-		Mode    string `json:"mode"`
+		Snippet string            `json:"snippet"`
+		Mode    string            `json:"mode"`
+		Files   map[string]string `json:"files"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		var te *json.UnmarshalTypeError
@@ -86,12 +96,22 @@ func DecodeState(b []byte) (State, error) {
 		}
 		return State{}, invalid("%v", err)
 	}
-	s := State{Version: StateVersion, Config: raw.Config, Snippet: raw.Snippet, Mode: ModePanic}
+	s := State{Version: StateVersion, Config: raw.Config, Snippet: raw.Snippet, Mode: ModePanic, Files: raw.Files}
 	if raw.Version != nil && *raw.Version != StateVersion {
 		return State{}, invalid("its version %d is unknown; this server reads version %d", *raw.Version, StateVersion)
 	}
-	if n := len(s.Config) + len(s.Snippet); n > MaxTextBytes {
-		return State{}, invalid("its config and snippet hold %d bytes, more than the limit of %d", n, MaxTextBytes)
+	if len(s.Files) > MaxFiles {
+		return State{}, invalid("it has %d files, more than the limit of %d", len(s.Files), MaxFiles)
+	}
+	n := len(s.Config) + len(s.Snippet)
+	for path, text := range s.Files {
+		if path == "" || path == "Cargo.toml" || path == "src/main.rs" || strings.Contains(path, "\x00") {
+			return State{}, invalid("its file name %q is not a crate file besides Cargo.toml and src/main.rs", path)
+		}
+		n += len(path) + len(text)
+	}
+	if n > MaxTextBytes {
+		return State{}, invalid("its texts hold %d bytes, more than the limit of %d", n, MaxTextBytes)
 	}
 	if raw.Mode == ModeValidation {
 		s.Mode = ModeValidation

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,9 +31,11 @@ func TestDecodeStateReadsWhatPutStores(t *testing.T) {
 		{"unknown field", `{"v": 1, "snippet": "a", "theme": 3}`, store.State{Version: 1, Snippet: "a", Mode: "panic"}},
 		{"texts at the limit", atLimit, store.State{Version: 1, Snippet: strings.Repeat("x", store.MaxTextBytes), Mode: "panic"}},
 		{"escaped at the limit", escaped, store.State{Version: 1, Config: strings.Repeat("\x01", store.MaxTextBytes), Mode: "panic"}},
+		{"a crate's files", `{"v": 1, "snippet": "mod model;", "files": {"src/model.rs": "pub fn two() {}"}}`,
+			store.State{Version: 1, Snippet: "mod model;", Mode: "panic", Files: map[string]string{"src/model.rs": "pub fn two() {}"}}},
 	} {
 		got, err := store.DecodeState([]byte(tc.state))
-		if err != nil || got != tc.want {
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: DecodeState = %.80v, %v", tc.name, got, err)
 			continue
 		}
@@ -45,7 +48,7 @@ func TestDecodeStateReadsWhatPutStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again, err := store.DecodeState(stored); err != nil || again != tc.want {
+		if again, err := store.DecodeState(stored); err != nil || !reflect.DeepEqual(again, tc.want) {
 			t.Errorf("%s: the stored state decodes as %.80v, %v", tc.name, again, err)
 		}
 	}
@@ -64,7 +67,10 @@ func TestDecodeStateReadsWhatPutStores(t *testing.T) {
 		{"not JSON", `{"snippet":`, "it is not JSON"},
 		{"trailing data", `{} {}`, "it is not JSON"},
 		{"texts over the limit", `{"config":"a","snippet":"` + strings.Repeat("x", store.MaxTextBytes) + `"}`,
-			"its config and snippet hold 65537 bytes, more than the limit of 65536"},
+			"its texts hold 65537 bytes, more than the limit of 65536"},
+		{"a file over the limit", `{"snippet":"a","files":{"src/x.rs":"` + strings.Repeat("x", store.MaxTextBytes) + `"}}`,
+			"its texts hold 65545 bytes"},
+		{"main.rs among the files", `{"files":{"src/main.rs":"fn main() {}"}}`, `its file name "src/main.rs" is not a crate file`},
 		{"between the limits", `{"snippet":"` + strings.Repeat("x", 200_000) + `"}`, "hold 200000 bytes"},
 	} {
 		_, err := store.DecodeState([]byte(tc.state))

@@ -254,6 +254,7 @@ export function createEditor(textarea, { nonce, onChange, onRun, onFix, complete
       view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
       view.focus();
     },
+    focus: () => view.focus(),
     dom: view.dom,
   };
 }

@@ -24,8 +24,9 @@ function packageName(config) {
 // text has none, and [dependencies] burn when it is empty), src/main.rs
 // (a snippet of bare statements, as doc tests are written, inside
 // `fn main`, where Rust allows its items too), and a README that links
-// back to the playground. Paths are under the package's folder.
-export function cargoProject(config, snippet, link) {
+// back to the playground, with the crate's other files. Paths are under
+// the package's folder.
+export function cargoProject(config, snippet, link, files = {}) {
   let manifest = config.trim() === "" ? '[dependencies]\nburn = "0.22"\n' : config;
   if (packageName(manifest) === null && !/^\s*\[package\]/m.test(manifest)) manifest = PACKAGE + manifest;
   const name = packageName(manifest) ?? "burn-playground";
@@ -40,12 +41,12 @@ export function cargoProject(config, snippet, link) {
     "Build and run it with Cargo:\n\n```sh\ncargo run\n```\n\n" +
     "The playground's own settings, if any, are under `[package.metadata.playground]` in Cargo.toml;\n" +
     "Cargo ignores them.\n";
-  return { folder: name, files: { "Cargo.toml": manifest, "src/main.rs": main, "README.md": readme } };
+  return { folder: name, files: { "Cargo.toml": manifest, "src/main.rs": main, ...files, "README.md": readme } };
 }
 
 // projectZip is cargoProject as the bytes of a zip file.
-export function projectZip(config, snippet, link) {
-  const { folder, files } = cargoProject(config, snippet, link);
+export function projectZip(config, snippet, link, crateFiles) {
+  const { folder, files } = cargoProject(config, snippet, link, crateFiles);
   const entries = {};
   for (const [path, text] of Object.entries(files)) entries[`${folder}/${path}`] = strToU8(text);
   return { name: `${folder}.zip`, bytes: zipSync(entries, { level: 6, mtime: new Date(Date.UTC(2026, 0, 1)) }) };
@@ -56,7 +57,7 @@ export function projectZip(config, snippet, link) {
 // records its diagnostics carry, which the engine version and Burn commit
 // identify, and without its hints, which the trace and the program give),
 // and where to open it again.
-export function reportText({ config, snippet, result, link, mode }) {
+export function reportText({ config, snippet, files, result, link, mode }) {
   const shown = result
     ? `${result.status}${result.complete === false ? " (not complete)" : ""}` +
       (result.panic ? `: ${result.panic.message}` : "") +
@@ -85,12 +86,13 @@ export function reportText({ config, snippet, result, link, mode }) {
     config.replace(/\n$/, ""),
     "```",
     "",
-    "main.rs:",
+    files ? "src/main.rs:" : "main.rs:",
     "",
     "```rust",
     snippet.replace(/\n$/, ""),
     "```",
     "",
+    ...Object.entries(files ?? {}).flatMap(([path, text]) => [`${path}:`, "", "```rust", text.replace(/\n$/, ""), "```", ""]),
     `Open it in the playground: ${link}`,
     "",
     "## The Result",

@@ -12,6 +12,7 @@ import { setupMenus, showKeyboardHint } from "./menus.js";
 import { el } from "./dom.js";
 import { projectZip, reportText } from "./export.js";
 import { loadCompletions, rustCompletions, tomlCompletions } from "./completion.js";
+import { FileTabs } from "./files.js";
 
 // How long typing must pause before the program is checked again.
 const RECHECK_DELAY_MS = 400;
@@ -60,6 +61,15 @@ class Playground {
         this.editors[file] = textareaEditor(textarea, callbacks);
       }
     }
+    // The crate's other files, in tabs above the Rust editor.
+    this.fileTabs = null;
+    if (!this.editors["main.rs"].dom.matches("textarea")) {
+      this.fileTabs = new FileTabs(form.querySelector("#snippet").closest(".pane"), {
+        entry: this.editors["main.rs"],
+        makeEditor: (textarea) => createEditor(textarea, { ...callbacks, complete: complete["main.rs"] }),
+        onChange: () => this.changed(),
+      });
+    }
     this.helpers = new ConfigHelpers(form.querySelector("[data-config-helpers]"), {
       read: () => this.editors["Cargo.toml"].getText(),
       write: (text) => this.editors["Cargo.toml"].setText(text),
@@ -85,6 +95,7 @@ class Playground {
     // autosave of this page, then what the server rendered.
     const restored = decodeHash(location.hash) ?? this.autosave.load();
     if (restored) this.setState(restored);
+    else this.fileTabs?.set(readJSON("state-files"));
     this.helpers.sync();
     this.engine.start();
     this.run();
@@ -95,12 +106,13 @@ class Playground {
   }
 
   state() {
-    return makeState(this.editors["Cargo.toml"].getText(), this.editors["main.rs"].getText(), this.mode);
+    return makeState(this.editors["Cargo.toml"].getText(), this.editors["main.rs"].getText(), this.mode, this.fileTabs?.texts());
   }
 
   setState(s) {
     this.editors["Cargo.toml"].setText(s.config);
     this.editors["main.rs"].setText(s.snippet);
+    this.fileTabs?.set(s.files);
     for (const input of this.form.querySelectorAll('input[name="mode"]')) input.checked = input.value === s.mode;
   }
 
@@ -125,7 +137,7 @@ class Playground {
     const s = this.state();
     const generation = ++this.generation;
     this.results.setAttribute("aria-busy", "true");
-    const request = { config: s.config, snippet: s.snippet };
+    const request = { config: s.config, snippet: s.snippet, ...(s.files ? { files: s.files } : {}) };
     const outcome = await this.engine.run(request);
     if (outcome === null || generation !== this.generation) return; // a newer run replaced it
     // A program with #[test] functions is also run as `cargo test` runs
@@ -197,7 +209,8 @@ class Playground {
   }
 
   markEditors(result, mode) {
-    const marks = { "Cargo.toml": [], "main.rs": [] };
+    const editors = [["Cargo.toml", this.editors["Cargo.toml"]], ...(this.fileTabs?.all() ?? [["main.rs", this.editors["main.rs"]]])];
+    const marks = Object.fromEntries(editors.map(([file]) => [file, []]));
     if (result) {
       for (const d of visibleDiagnostics(result, mode)) {
         marks[d.file]?.push(d);
@@ -206,7 +219,7 @@ class Playground {
         }
       }
     }
-    for (const [file, editor] of Object.entries(this.editors)) {
+    for (const [file, editor] of editors) {
       editor.showDiagnostics(marks[file]);
       editor.showHints((result?.hints ?? []).filter((h) => h.file === file));
     }
@@ -216,8 +229,10 @@ class Playground {
   applyFix(diagnosticIndex, fixIndex) {
     const fix = this.last?.result?.diagnostics[diagnosticIndex]?.fixes?.[fixIndex];
     if (!fix) return;
-    const texts = { "Cargo.toml": this.editors["Cargo.toml"].getText(), "main.rs": this.editors["main.rs"].getText() };
-    if (texts["Cargo.toml"] !== this.last.request.config || texts["main.rs"] !== this.last.request.snippet) {
+    const editors = Object.fromEntries([["Cargo.toml", this.editors["Cargo.toml"]], ...(this.fileTabs?.all() ?? [["main.rs", this.editors["main.rs"]]])]);
+    const texts = Object.fromEntries(Object.entries(editors).map(([f, ed]) => [f, ed.getText()]));
+    const now = this.state();
+    if (now.config !== this.last.request.config || now.snippet !== this.last.request.snippet || JSON.stringify(now.files ?? {}) !== JSON.stringify(this.last.request.files ?? {})) {
       // The texts changed since the run: its fixes point at old offsets.
       this.run();
       return;
@@ -228,12 +243,12 @@ class Playground {
     const encoder = new TextEncoder();
     const decoder = new TextDecoder();
     for (const e of edits) {
+      if (texts[e.file] === undefined) continue;
       const bytes = encoder.encode(texts[e.file]);
       texts[e.file] =
         decoder.decode(bytes.slice(0, e.span.start.offset)) + e.newText + decoder.decode(bytes.slice(e.span.end.offset));
     }
-    this.editors["Cargo.toml"].setText(texts["Cargo.toml"]);
-    this.editors["main.rs"].setText(texts["main.rs"]);
+    for (const [f, ed] of Object.entries(editors)) ed.setText(texts[f]);
     this.helpers.sync();
     this.remember();
     this.run();
@@ -250,7 +265,9 @@ class Playground {
     const go = e.target.closest("[data-goto]");
     if (go) {
       e.preventDefault();
-      this.editors[go.dataset.goto]?.focusAt(Number(go.dataset.line), Number(go.dataset.column));
+      const file = go.dataset.goto;
+      if (this.fileTabs && file !== "Cargo.toml") this.fileTabs.show(file);
+      (this.editors[file] ?? this.fileTabs?.editorFor(file))?.focusAt(Number(go.dataset.line), Number(go.dataset.column));
       return;
     }
     const toggle = e.target.closest("[data-trace-toggle]");
@@ -347,7 +364,7 @@ class Playground {
 
   download() {
     const s = this.state();
-    const { name, bytes } = projectZip(s.config, s.snippet, this.link(s));
+    const { name, bytes } = projectZip(s.config, s.snippet, this.link(s), s.files);
     const url = URL.createObjectURL(new Blob([bytes], { type: "application/zip" }));
     const a = el("a", { href: url, download: name, hidden: true });
     document.body.append(a);

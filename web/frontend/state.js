@@ -10,8 +10,12 @@ const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZS
 export const STATE_VERSION = 1;
 const HASH_PREFIX = `#${STATE_VERSION}.`;
 
-export function makeState(config, snippet, mode) {
-  return { v: STATE_VERSION, config, snippet, mode: mode === "validation" ? "validation" : "panic" };
+// makeState is a state; files (a crate's other files by path) are kept only
+// when there are some.
+export function makeState(config, snippet, mode, files) {
+  const s = { v: STATE_VERSION, config, snippet, mode: mode === "validation" ? "validation" : "panic" };
+  if (files && Object.keys(files).length > 0) s.files = { ...files };
+  return s;
 }
 
 // isState checks a decoded value before the page trusts it.
@@ -22,12 +26,14 @@ function isState(s) {
     s.v === STATE_VERSION &&
     typeof s.config === "string" &&
     typeof s.snippet === "string" &&
-    (s.mode === "panic" || s.mode === "validation")
+    (s.mode === "panic" || s.mode === "validation") &&
+    (s.files === undefined ||
+      (s.files !== null && typeof s.files === "object" && !Array.isArray(s.files) && Object.values(s.files).every((t) => typeof t === "string")))
   );
 }
 
 export function encodeHash(state) {
-  return HASH_PREFIX + compressToEncodedURIComponent(JSON.stringify(makeState(state.config, state.snippet, state.mode)));
+  return HASH_PREFIX + compressToEncodedURIComponent(JSON.stringify(makeState(state.config, state.snippet, state.mode, state.files)));
 }
 
 // decodeHash returns the state in a URL hash, or null when the hash holds

@@ -57,3 +57,11 @@ test("autosave keeps only the most recent saves", () => {
   const kept = [...storage.map.values()].map((v) => JSON.parse(v).state.snippet);
   assert.ok(kept.includes("24") && !kept.includes("4"));
 });
+
+test("a crate's files travel in the hash, and a state without files has none", () => {
+  const files = { "src/model.rs": "pub fn two() -> usize { 2 }\n" };
+  const s = makeState("[dependencies]\n", "mod model;\n", "panic", files);
+  assert.deepEqual(decodeHash(encodeHash(s)).files, files);
+  assert.equal("files" in makeState("", "", "panic", {}), false);
+  assert.equal(decodeHash(encodeHash(makeState("", "", "panic"))).files, undefined);
+});

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/store"
 )
 
@@ -42,6 +43,9 @@ type State struct {
 	Config  string `json:"config"`
 	Snippet string `json:"snippet"`
 	Mode    Mode   `json:"mode"`
+	// Files are a crate's other files by path from its root, the snippet
+	// being its src/main.rs (store.State).
+	Files map[string]string `json:"files,omitempty"`
 }
 
 var errStateTooLarge = fmt.Errorf("a playground state is limited to %d bytes", maxStateBytes)
@@ -50,7 +54,18 @@ func newState(config, snippet string, mode Mode) State {
 	return State{Version: stateVersion, Config: config, Snippet: snippet, Mode: mode}
 }
 
-func (s State) size() int { return len(s.Config) + len(s.Snippet) }
+func (s State) size() int {
+	n := len(s.Config) + len(s.Snippet)
+	for p, t := range s.Files {
+		n += len(p) + len(t)
+	}
+	return n
+}
+
+// request is the Request that runs the state: a crate when it has files.
+func (s State) request() engine.Request {
+	return engine.Request{Config: s.Config, Snippet: s.Snippet, Files: s.Files}
+}
 
 // encode returns the JSON stored behind a share link.
 func (s State) encode() ([]byte, error) {
@@ -68,5 +83,5 @@ func decodeState(b []byte) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	return State{Version: s.Version, Config: s.Config, Snippet: s.Snippet, Mode: parseMode(s.Mode)}, nil
+	return State{Version: s.Version, Config: s.Config, Snippet: s.Snippet, Mode: parseMode(s.Mode), Files: s.Files}, nil
 }

@@ -99,7 +99,7 @@ func (p *pages) runState(ctx context.Context, s State) *resultsView {
 	if p.deps.Run == nil {
 		return nil
 	}
-	res, err := p.deps.Run(ctx, engine.Request{Config: s.Config, Snippet: s.Snippet})
+	res, err := p.deps.Run(ctx, s.request())
 	if err != nil {
 		return &resultsView{Mode: s.Mode, Failure: "The server sandbox could not run the program: " + err.Error()}
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -235,7 +236,7 @@ func TestShareStoresTheStateBehindAShortLink(t *testing.T) {
 		t.Fatalf("redirect to %q, not a stored state: %v", loc, err)
 	}
 	s, err := decodeState(stored)
-	if err != nil || s != newState(form.Get("config"), form.Get("snippet"), ModeValidation) {
+	if err != nil || !reflect.DeepEqual(s, newState(form.Get("config"), form.Get("snippet"), ModeValidation)) {
 		t.Fatalf("stored %s (%v)", stored, err)
 	}
 	body := do(t, e, http.MethodGet, loc, nil).Body.String()

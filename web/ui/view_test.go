@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestStateRoundTripAndRefusals(t *testing.T) {
 		t.Errorf("state JSON %s does not lead with its version", b)
 	}
 	got, err := decodeState(b)
-	if err != nil || got != s {
+	if err != nil || !reflect.DeepEqual(got, s) {
 		t.Fatalf("decode(encode) = %+v, %v", got, err)
 	}
 	for name, in := range map[string]string{
