@@ -83,8 +83,8 @@ func DecodeState(b []byte) (State, error) {
 		return State{}, invalid("it is %s, not a JSON object", kind)
 	}
 	var raw struct {
-		Version *int   `json:"v"`
-		Config  string `json:"config"`
+		Version *int              `json:"v"`
+		Config  string            `json:"config"`
 		Snippet string            `json:"snippet"`
 		Mode    string            `json:"mode"`
 		Files   map[string]string `json:"files"`
