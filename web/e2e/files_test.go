@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,9 +11,14 @@ import (
 
 // TestCrateFileTabs: "+ File" adds a file of the crate in a tab of its
 // own; the program then runs as a crate (src/main.rs reaches the new
-// module), and a share link opens both tabs with their texts.
+// module), a share link opens both tabs with their texts, and the share's
+// embed runs the crate.
 func TestCrateFileTabs(t *testing.T) {
-	_, tb := openPlayground(t)
+	// The static tree with the embed script, for the share's embed.
+	site := startSite(t, embedStatic(t), filepath.Join(t.TempDir(), "shares.db"))
+	tb := newTab(t, newBrowser(t))
+	tb.do(chromedp.Navigate(site.URL + "/"))
+	tb.waitBrowserRun()
 	tb.do(chromedp.Click(chromedp.CSS(`[data-testid="add-file"]`)))
 	tb.do(chromedp.SendKeys(`[data-testid="new-file-name"]`, "src/model.rs"), pressEnter)
 	tb.waitFor("the new tab", `[...document.querySelectorAll('[data-testid="file-tab"]')].map((t) => t.textContent).join(" ") === "src/main.rs src/model.rs×"`)
@@ -41,6 +47,16 @@ func TestCrateFileTabs(t *testing.T) {
 		t.Errorf("the shared src/model.rs reads %q", model)
 	}
 	other.waitFor("the shared crate's run", `document.querySelector('[data-testid="output"]')?.textContent === "2\n"`)
+
+	// The share's embed runs the crate too.
+	id := link[strings.LastIndex(link, "/s/")+3:]
+	frame := newTab(t, newBrowser(t))
+	frame.do(chromedp.Navigate(site.URL + "/embed/" + id))
+	frame.waitFor("the embed's result", `document.querySelector("dispatch-snippet")?.dataset.status === "ok"`)
+	if got := eval[string](frame, `document.querySelector("dispatch-snippet").result.output`); got != "2\n" {
+		t.Errorf("the embed of the shared crate printed %q", got)
+	}
 	tb.checkClean()
 	other.checkClean()
+	frame.checkClean()
 }

@@ -13,7 +13,7 @@ export const EMBED_VERSION = "1";
 
 // The attributes of version 1; a code block's data-* attributes and
 // key=value classes use the same names.
-export const ATTRIBUTES = ["config", "features", "mode", "theme", "engine", "server", "editable", "readonly"];
+export const ATTRIBUTES = ["config", "features", "files", "mode", "theme", "engine", "server", "editable", "readonly"];
 
 const CHOICES = {
   mode: ["panic", "validate"],
@@ -138,6 +138,6 @@ export function applyEdits(texts, edits) {
 
 // playgroundLink opens the playground at origin with these texts, in the
 // playground's own URL-hash format.
-export function playgroundLink(origin, config, snippet, mode) {
-  return `${origin}/${encodeHash(makeState(config, snippet, mode === "validate" ? "validation" : "panic"))}`;
+export function playgroundLink(origin, config, snippet, mode, files) {
+  return `${origin}/${encodeHash(makeState(config, snippet, mode === "validate" ? "validation" : "panic", files))}`;
 }

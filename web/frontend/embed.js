@@ -23,6 +23,25 @@ const scriptOrigin = (() => {
 
 const MARKED_BLOCKS = "pre > code[data-dispatch], pre > code.dispatch";
 const RESULT_EVENT = "dispatch-snippet:result";
+
+// shownFile is the text a Result's file name is in: a crate's entry,
+// src/main.rs, is the snippet the element shows.
+function shownFile(file) {
+  return file === "src/main.rs" ? "main.rs" : file;
+}
+
+// readFiles reads the files attribute: null when absent or not an object
+// of strings.
+function readFiles(text) {
+  if (!text) return null;
+  try {
+    const files = JSON.parse(text);
+    const ok = files && typeof files === "object" && !Array.isArray(files) && Object.values(files).every((t) => typeof t === "string");
+    return ok && Object.keys(files).length > 0 ? files : null;
+  } catch {
+    return null;
+  }
+}
 const RESIZE_MESSAGE = "dispatch-snippet:resize";
 
 // Marks for the measurement in BENCHMARKS.md: when the page's engine was
@@ -123,6 +142,9 @@ class DispatchSnippet extends HTMLElement {
     const config = resolveConfig(this.options, (id) => document.getElementById(id));
     this.configError = config.error ?? null;
     this.texts = { "Cargo.toml": config.config ?? "", "main.rs": dedent(this.textContent) };
+    // A crate's other files, from the files attribute (a JSON object of
+    // path to text): they run with the snippet, which is then src/main.rs.
+    this.files = readFiles(this.getAttribute("files"));
 
     const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
     root.adoptedStyleSheets = [styleSheet()];
@@ -184,8 +206,8 @@ class DispatchSnippet extends HTMLElement {
   renderCode(result = null, diagnostic = null) {
     const marks = { "main.rs": [], "Cargo.toml": [] };
     if (diagnostic) {
-      marks[diagnostic.file]?.push({ span: diagnostic.span, kind: "error" });
-      for (const l of diagnostic.labels ?? []) marks[l.file]?.push({ span: l.span, kind: "label" });
+      marks[shownFile(diagnostic.file)]?.push({ span: diagnostic.span, kind: "error" });
+      for (const l of diagnostic.labels ?? []) marks[shownFile(l.file)]?.push({ span: l.span, kind: "label" });
     }
     // Hints need the highlighted text to be what the reader sees: an
     // editable snippet types into a textarea laid over it.
@@ -193,16 +215,17 @@ class DispatchSnippet extends HTMLElement {
       for (const h of result.hints ?? []) {
         const r = rangeOf(this.snippet, h.span);
         const line = this.snippet.lastIndexOf("\n", r.from - 1) + 1;
-        marks[h.file]?.push({ span: h.span, kind: "hint", label: h.label, inlay: /\blet\s+(?:mut\s+)?$/.test(this.snippet.slice(line, r.from)) });
+        marks[shownFile(h.file)]?.push({ span: h.span, kind: "hint", label: h.label, inlay: /\blet\s+(?:mut\s+)?$/.test(this.snippet.slice(line, r.from)) });
       }
     }
-    const badges = result ? badgesByLine(result.trace) : new Map();
+    // The badges are of the shown file's lines: a crate's trace has others.
+    const badges = result ? badgesByLine((result.trace ?? []).filter((t) => shownFile(t.file ?? "main.rs") === "main.rs")) : new Map();
     // Only the highlighted text is replaced: the editor over it keeps its
     // focus and caret.
     this.codeView = replace(this.codeView, codeView(this.snippet, "rust", marks["main.rs"], badges));
     this.configView = replace(this.configView, codeView(this.config, "toml", marks["Cargo.toml"]));
     if (marks["Cargo.toml"].length > 0) this.configDetails.open = true;
-    this.open.href = playgroundLink(this.origin, this.config, this.snippet, this.viewMode === "validation" ? "validate" : "panic");
+    this.open.href = playgroundLink(this.origin, this.config, this.snippet, this.viewMode === "validation" ? "validate" : "panic", this.files);
   }
 
   edited() {
@@ -220,7 +243,7 @@ class DispatchSnippet extends HTMLElement {
     this.resultBox.setAttribute("aria-busy", "true");
     if (this.runButton) this.runButton.disabled = true;
     let outcome;
-    const request = { config: this.config, snippet: this.snippet };
+    const request = { config: this.config, snippet: this.snippet, ...(this.files ? { files: this.files } : {}) };
     if (this.configError) {
       outcome = { result: null, via: "none", failure: this.configError };
     } else {
@@ -286,7 +309,7 @@ class DispatchSnippet extends HTMLElement {
       this.run();
       return;
     }
-    this.texts = applyEdits(this.texts, fix.edits);
+    this.texts = applyEdits(this.texts, fix.edits.map((e) => ({ ...e, file: shownFile(e.file) })));
     if (this.editor) this.editor.value = this.snippet;
     if (this.config && !this.configDetails.isConnected) this.codeBox.after(this.configDetails);
     this.renderCode();

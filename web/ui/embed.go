@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -77,6 +78,9 @@ func (p *pages) serveManifest(c echo.Context) error {
 // element's options, read from the frame URL's query.
 type embedView struct {
 	Config, Snippet string
+	// Files is the crate's other files as the element's files attribute
+	// (a JSON object), empty when there are none.
+	Files    string
 	Mode            string // "panic" or "validate"
 	Theme           string // "auto", "light" or "dark"
 	Engine          string // "browser" or "server"
@@ -105,6 +109,10 @@ func (p *pages) showFrame(c echo.Context, origin string) error {
 // the element's do.
 func frameOptions(q url.Values, s State) embedView {
 	v := embedView{Config: s.Config, Snippet: s.Snippet, Mode: "panic", Theme: "auto", Engine: "browser"}
+	if len(s.Files) > 0 {
+		b, _ := json.Marshal(s.Files)
+		v.Files = string(b)
+	}
 	if s.Mode == ModeValidation {
 		v.Mode = "validate"
 	}
