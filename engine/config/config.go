@@ -92,21 +92,24 @@ func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
 //
 // Text past MaxBytes or MaxNesting is refused the same way, before go-toml
 // sees it (see bounds.go).
-func Parse(text string) (*Config, diag.List) {
+func Parse(text string) (*Config, diag.List) { return parseIn(text, nil) }
+
+// readDocument reads a manifest's text: its document, or the one
+// diagnostic that kept it from being read (bounds, TOML syntax, go-toml's
+// semantic checks).
+func readDocument(text string) (*document, *diag.Diagnostic) {
 	if d, ok := checkBounds(text); !ok {
-		return unreadable(d)
+		return nil, &d
 	}
 	doc, perr := buildDocument(text)
 	if perr == nil {
 		perr = decodeError(text)
 	}
 	if perr != nil {
-		return unreadable(errInvalidTOML(perr.message, perr.span))
+		d := errInvalidTOML(perr.message, perr.span)
+		return nil, &d
 	}
-	p := &parser{doc: doc}
-	c := build(p, len(doc.root.names) == 0)
-	p.diags.Sort()
-	return c, p.diags
+	return doc, nil
 }
 
 // unreadable is the default Config, with the one error that kept the text

@@ -87,16 +87,11 @@ func newManifestSet(texts Manifests) *manifestSet {
 	return &manifestSet{texts: texts, visiting: map[string]bool{"": true}, missing: map[string]bool{}}
 }
 
+// parseIn reads text with the other manifests of set (nil for none).
 func parseIn(text string, set *manifestSet) (*Config, diag.List) {
-	if d, ok := checkBounds(text); !ok {
-		return unreadable(d)
-	}
-	doc, perr := buildDocument(text)
-	if perr == nil {
-		perr = decodeError(text)
-	}
-	if perr != nil {
-		return unreadable(errInvalidTOML(perr.message, perr.span))
+	doc, d := readDocument(text)
+	if d != nil {
+		return unreadable(*d)
 	}
 	p := &parser{doc: doc, set: set}
 	c := build(p, len(doc.root.names) == 0)
@@ -108,20 +103,10 @@ func parseIn(text string, set *manifestSet) (*Config, diag.List) {
 // diagnostics it adds name that file. ok is false when the text cannot be
 // read: its one diagnostic is then added to p.
 func (p *parser) child(file, dir string) (*parser, bool) {
-	text := p.set.texts[file]
-	if d, ok := checkBounds(text); !ok {
+	doc, d := readDocument(p.set.texts[file])
+	if d != nil {
 		d.File = file
-		p.add(d)
-		return nil, false
-	}
-	doc, perr := buildDocument(text)
-	if perr == nil {
-		perr = decodeError(text)
-	}
-	if perr != nil {
-		d := errInvalidTOML(perr.message, perr.span)
-		d.File = file
-		p.add(d)
+		p.add(*d)
 		return nil, false
 	}
 	return &parser{doc: doc, set: p.set, dir: dir, file: file, depth: p.depth + 1}, true
