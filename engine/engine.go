@@ -85,9 +85,12 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	for p, t := range manifests {
 		files[p] = source.NewFile(p, t)
 	}
-	cfg, cdiags := configs.parse(req.Config)
+	var cfg *config.Config
+	var cdiags diag.List
 	if len(manifests) > 0 {
 		cfg, cdiags = config.ParseIn(req.Config, manifests)
+	} else {
+		cfg, cdiags = configs.parse(req.Config)
 	}
 	diags = append(diags, cdiags...)
 	if d, ok := checkEntry(req); !ok && !asTests {
@@ -156,10 +159,10 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 // withHints puts the check's hints in res, each in the file it lies in.
 func withHints(res Result, hints []interp.Hint, main *source.File) Result {
 	for _, h := range hints {
-		r := main.Resolve(h.Range)
 		if main.IsGenerated(h.Range) {
 			continue
 		}
+		r := main.Resolve(h.Range)
 		entry := HintEntry{File: diag.MainRS, Span: main.Span(r), Label: h.Label}
 		if len(main.Segments()) > 0 {
 			file, fr := main.LocateRange(r)
