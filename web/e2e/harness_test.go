@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -341,4 +342,24 @@ func screenshotDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// share stores state through POST /api/share of the site and returns the
+// share's id.
+func share(t *testing.T, site *site, state map[string]any) string {
+	t.Helper()
+	body, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(site.URL+"/api/share", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var shared struct{ ID string }
+	if err := json.NewDecoder(resp.Body).Decode(&shared); err != nil || resp.StatusCode != http.StatusOK || shared.ID == "" {
+		t.Fatalf("share: %d %v %+v", resp.StatusCode, err, shared)
+	}
+	return shared.ID
 }

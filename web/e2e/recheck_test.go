@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -59,20 +56,11 @@ func TestGuideStepRechecksInTheBrowser(t *testing.T) {
 			state["snippet"] = string(f.Data)
 		}
 	}
-	body, _ := json.Marshal(state)
 	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	resp, err := http.Post(site.URL+"/api/share", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shared struct{ ID string }
-	if err := json.NewDecoder(resp.Body).Decode(&shared); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("share: %d %v", resp.StatusCode, err)
-	}
-	resp.Body.Close()
+	id := share(t, site, state)
 
 	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/s/" + shared.ID))
+	tb.do(chromedp.Navigate(site.URL + "/s/" + id))
 	tb.waitBrowserRun()
 	t.Logf("first run: %s", eval[string](tb, `document.querySelector('[data-testid="run-via"]').textContent`))
 	if idle, err := time.ParseDuration(os.Getenv("PLAYGROUND_BROWSER_BENCH_IDLE")); err == nil {

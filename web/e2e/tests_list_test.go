@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"testing"
 
@@ -38,20 +35,11 @@ fn main() {}
 `
 	state := map[string]any{"v": 1, "mode": "panic", "snippet": snippet,
 		"config": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"flex\"] }\n\n[package.metadata.playground]\nhardware = { cuda = 1 }\n"}
-	body, _ := json.Marshal(state)
 	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	resp, err := http.Post(site.URL+"/api/share", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shared struct{ ID string }
-	if err := json.NewDecoder(resp.Body).Decode(&shared); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("share: %d %v", resp.StatusCode, err)
-	}
-	resp.Body.Close()
+	id := share(t, site, state)
 
 	tb := newTab(t, newBrowser(t))
-	tb.do(chromedp.Navigate(site.URL + "/s/" + shared.ID))
+	tb.do(chromedp.Navigate(site.URL + "/s/" + id))
 	tb.waitBrowserRun()
 	tb.waitFor("the Tests tab", `!!document.querySelector('[data-testid="tab-tests"]')`)
 	tb.do(chromedp.Click(chromedp.CSS(`[data-testid="tab-tests"]`)))

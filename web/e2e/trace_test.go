@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -58,18 +56,7 @@ func timedOut(tb *tab) bool {
 
 func TestTraceTableGroupsOperationsByModule(t *testing.T) {
 	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
-	state, _ := json.Marshal(map[string]any{"v": 1, "snippet": traceModelSnippet})
-	resp, err := http.Post(site.URL+"/api/share", "application/json", strings.NewReader(string(state)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shared struct{ ID string }
-	err = json.NewDecoder(resp.Body).Decode(&shared)
-	resp.Body.Close()
-	if err != nil || shared.ID == "" {
-		t.Fatalf("share: %v %+v", err, shared)
-	}
-	page := site.URL + "/s/" + shared.ID
+	page := site.URL + "/s/" + share(t, site, map[string]any{"v": 1, "snippet": traceModelSnippet})
 	want := []string{"- x1", "model.input x7", "model x1", "model.blocks.0 x7", "model.blocks.1 x7", "- x1"}
 	browser := newBrowser(t)
 
