@@ -81,11 +81,11 @@ type embedView struct {
 	// Files is the crate's other files as the element's files attribute
 	// (a JSON object), empty when there are none.
 	Files    string
-	Mode            string // "panic" or "validate"
-	Theme           string // "auto", "light" or "dark"
-	Engine          string // "browser" or "server"
-	Editable        bool
-	Readonly        bool
+	Mode     string // "panic" or "validate"
+	Theme    string // "auto", "light" or "dark"
+	Engine   string // "browser" or "server"
+	Editable bool
+	Readonly bool
 }
 
 // showFrame renders the frame page of a state this server knows: a
