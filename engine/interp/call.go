@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dispatch-playground/playground/engine/burnapi"
 	"github.com/dispatch-playground/playground/engine/config"
 	"github.com/dispatch-playground/playground/engine/data"
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -761,6 +762,12 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	if v, sig, gated := in.gatedOut(call, site, nameRange, inputs); gated {
 		return v, sig
 	}
+	if in.wrongKind(call, nameRange) {
+		if in.opts.Mode == Run {
+			return nil, stop
+		}
+		return unknown, nil
+	}
 	for _, a := range call.Args {
 		// An array from outside of known dims (data.KnownShape) is data
 		// of that shape whose values are unknown.
@@ -883,6 +890,28 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	in.report(diag.Diagnostic{Code: "playground-internal-error", Severity: diag.Error,
 		Message: err.Error(), File: diag.MainRS, Range: site})
 	return unknown, nil
+}
+
+// wrongKind reports rustc's error for a method of Tensor that Burn
+// declares only for other kinds than the receiver's (`grad` of an Int
+// tensor: it is in `impl<const D: usize> Tensor<D>`, which is Float's).
+// A method Burn's API table does not list is left to the model.
+func (in *interp) wrongKind(call dispatch.Call, r source.Range) bool {
+	t, ok := dispatch.Deref(call.Recv).(*dispatch.Tensor)
+	if !ok || call.Method == "" || call.Path != nil {
+		return false
+	}
+	kind := t.KindName()
+	if t.Kind() == dispatch.KindQFloat {
+		kind = "Float"
+	}
+	items := burnapi.Default().Member("Tensor", call.Method, "", true)
+	if len(items) == 0 || slices.ContainsFunc(items, func(it burnapi.Item) bool { return it.ForKind(kind) }) {
+		return false
+	}
+	code, msg := unknownName(call)
+	in.report(diag.Diagnostic{Code: code, Severity: diag.Error, Message: msg, File: diag.MainRS, Range: r})
+	return true
 }
 
 // labels point at where each tensor operand of a failing call was created.

@@ -235,3 +235,27 @@ fn infer(device: impl Into<Device>) -> usize {
 }
 fn main() { println!("{}", infer(Device::default())); }`, "3\n")
 }
+
+// TestMethodsOfAnotherKind: a method Burn declares for other tensor kinds
+// than the receiver's is rustc's "no method named", and one every kind has
+// still runs; a Vec is no iterator, while an array's map is its own.
+func TestMethodsOfAnotherKind(t *testing.T) {
+	reports(t, `use burn::tensor::{Device, Tensor};
+fn main() {
+    let device = Device::default();
+    let w = Tensor::<2>::ones([4, 2], &device);
+    let ids = w.int();
+    let g = ids.argmax(1).backward();
+}`, "unknown-method", "no method named `backward` found for struct `Tensor<2, Int>` in the current scope")
+	out := eval(t, Check, "fn main() { let v = vec![1, 2]; let s: i32 = v.sum(); }", Options{})
+	if len(out.Diags) != 1 || out.Diags[0].Code != "unknown-method" || !strings.HasPrefix(out.Diags[0].Message, "no method named `sum` found for") {
+		t.Errorf("a Vec's sum: %+v", out.Diags)
+	}
+	runOK(t, `use burn::tensor::{Device, Tensor};
+fn main() {
+    let device = Device::default();
+    let ids = Tensor::<2>::ones([4, 2], &device).int();
+    let doubled = [1, 2].map(|x| x * 2);
+    println!("{:?} {:?}", ids.sum().dims(), doubled);
+}`, "[1] [2, 4]\n")
+}

@@ -452,9 +452,13 @@ func vecMethod(c Caller, x *dispatch.Array, call Call) (Value, bool, error) {
 			return errv(usize(i)), true, nil
 		}
 	}
-	// An Iterator method on an array (`[1, 2].map(f)`, and the
-	// playground's older eager forms): the elements through the
-	// iterator, collected back when the answer is an iterator.
+	// An array's map (`[1, 2].map(f)`, an array again): the elements
+	// through the iterator, collected back. Neither an array nor a Vec is
+	// an iterator: `v.sum()` is rustc's "no method named `sum`", so
+	// every other Iterator method is left unhandled.
+	if x.Vec || call.Name != "map" {
+		return nil, false, nil
+	}
 	v, handled, err := iterMethod(c, sliceIter(c, x.Elems), call)
 	if !handled || err != nil {
 		return v, handled, err
