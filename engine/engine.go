@@ -47,6 +47,20 @@ type Detail struct {
 	// and that the run's panic re-raises.
 	RunCauseIDs   []string
 	CheckPanicIDs []string
+	// Steps is the work of the check and the run, in units of the step
+	// budget; Limited names the limit that stopped the run, if any.
+	Steps   int
+	Limited string
+	// Reached says the run evaluated code inside runLimits.watch.
+	Reached bool
+}
+
+// runLimits are what a search's runs set (fixsearch.go): a step limit for
+// the check and the run, each (0 is the interpreter's default), and a
+// range of main.rs whose evaluation the run reports.
+type runLimits struct {
+	steps int
+	watch *source.Range
 }
 
 func runDetailed(req Request) (res Result, detail Detail) {
@@ -57,12 +71,16 @@ func runDetailed(req Request) (res Result, detail Detail) {
 			}
 		}
 	}
-	return runTarget(req, req.Entry == EntryTests)
+	res, detail = runTarget(req, req.Entry == EntryTests, runLimits{})
+	if fix, ok := searchFix(req, res, detail); ok {
+		offerFix(&res, req, fix)
+	}
+	return res, detail
 }
 
 // runTarget runs the Request's entry: its main, or its #[test] functions
 // when asTests (one test harness: a snippet's, or one target of a crate).
-func runTarget(req Request, asTests bool) (res Result, detail Detail) {
+func runTarget(req Request, asTests bool, limits runLimits) (res Result, detail Detail) {
 	files := map[string]*source.File{
 		diag.MainRS:    source.NewFile(diag.MainRS, req.Snippet),
 		diag.CargoToml: source.NewFile(diag.CargoToml, req.Config),
@@ -122,7 +140,8 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	rejected := cdiags.HasErrors() || xdiags.HasErrors()
 
 	opts := interp.Options{Config: cfg.Dispatch, FeatureEdit: cfg.AddFeatureEdit, ServerEdit: cfg.ServerEdit, Features: cfg.Package.Features, Crates: cfg.Package.Crates,
-		Unseen: cfg.Package.Unseen, Declared: cfg.DeclaredFeatures(), PackageFeatureEdit: cfg.EnablePackageFeatureEdit}
+		Unseen: cfg.Package.Unseen, Declared: cfg.DeclaredFeatures(), PackageFeatureEdit: cfg.EnablePackageFeatureEdit,
+		StepLimit: limits.steps}
 	if asTests {
 		return runTests(file, files, opts, diags, rejected)
 	}
@@ -140,8 +159,10 @@ func runTarget(req Request, asTests bool) (res Result, detail Detail) {
 	}
 
 	opts.Mode = interp.Run
+	opts.Watch = limits.watch
 	ran := interp.Eval(file, files[diag.MainRS], opts)
 	diags = append(diags, ran.Diags...)
+	detail.Steps, detail.Limited, detail.Reached = checked.Steps+ran.Steps, ran.Limited, ran.Reached
 	status := StatusOK
 	switch {
 	case ran.Panic != nil:

@@ -61,7 +61,7 @@ func runHarnesses(req Request) (Result, Detail) {
 		if root != EntryMain {
 			sub.Snippet = req.Files[root]
 		}
-		r, d := runTarget(sub, true)
+		r, d := runTarget(sub, true, runLimits{})
 		if i == 0 {
 			res, detail = r, d
 			res.Diagnostics = nil

@@ -62,6 +62,9 @@ const (
 func (in *interp) step(r source.Range) *signal {
 	in.steps++
 	in.lastRange = r
+	if w := in.opts.Watch; w != nil && !in.reached && r.Start >= w.Start && r.End <= w.End && r.End > r.Start {
+		in.reached = true
+	}
 	if in.steps%yieldSteps == 0 {
 		runtime.Gosched()
 	}

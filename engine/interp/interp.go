@@ -66,6 +66,9 @@ type Options struct {
 	// (features_off.go).
 	Declared           []string
 	PackageFeatureEdit func(feature string) (diag.Edit, bool)
+	// Watch, when set, is a range of main.rs whose evaluation a run
+	// reports (Outcome.Reached): a step inside it.
+	Watch *source.Range
 }
 
 // TraceEvent is a dispatched operation with the span of the call that
@@ -95,6 +98,10 @@ type Outcome struct {
 	Limited string
 	// Hints are the check's labels of the program's tensors (hints.go).
 	Hints []Hint
+	// Steps is the work the evaluation did, in units of the step budget.
+	Steps int
+	// Reached says the run evaluated code inside Options.Watch.
+	Reached bool
 }
 
 // Eval evaluates f. It never panics: an internal error of the evaluator is
@@ -191,6 +198,7 @@ type interp struct {
 	depth int
 
 	steps   int
+	reached bool // a step inside opts.Watch
 	output  strings.Builder
 	diags   diag.List
 	seen    map[string]bool // de-duplicates check diagnostics
@@ -266,7 +274,7 @@ func (in *interp) outcome() Outcome {
 			Range:   in.siteRange(cut),
 			Message: fmt.Sprintf("the program dispatched %d tensor operations; the trace shows the first %d", count, dispatch.MaxTrace)})
 	}
-	out := Outcome{Diags: in.diags, Panic: in.panic, Output: in.output.String(), Limited: in.limited, Hints: in.hintList()}
+	out := Outcome{Diags: in.diags, Panic: in.panic, Output: in.output.String(), Limited: in.limited, Hints: in.hintList(), Steps: in.steps, Reached: in.reached}
 	for _, ev := range in.world.Trace() {
 		out.Trace = append(out.Trace, TraceEvent{TraceEvent: ev, Range: in.siteRange(ev.Site)})
 	}

@@ -1,0 +1,727 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dispatch-playground/playground/engine/burnapi"
+	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/interp"
+	"github.com/dispatch-playground/playground/engine/source"
+	"github.com/dispatch-playground/playground/engine/syntax"
+)
+
+// A panic whose diagnostic knows no edit of its own, and a run stopped by
+// the playground's budget, get one by search: the engine changes one
+// token of the program near where it stopped (a number, a `true`, a unit
+// variant of one of Burn's enums) to each of a few values, runs the
+// changed program, and offers the first change after which it runs clean.
+// The fix is backed by the engine's own run of it, like every verdict.
+//
+// The search is bounded by counts, never by a clock, so the Result stays
+// the same on every host: it tries at most maxSearchRuns programs, and
+// their steps together stay within a budget that grows with the program's
+// own run and never passes half the step limit, so a run and its search
+// end well within the sandbox's time.
+const (
+	maxSearchSites = 12
+	maxSearchRuns  = 48
+	maxSiteValues  = 8
+	// A search is not tried after a run this large: no changed program
+	// would finish within the budget.
+	maxSearchedSteps = interp.DefaultStepLimit / 8
+)
+
+// searchFix looks for a one-edit fix of a snippet whose run panicked with
+// no fix offered, or was stopped by the time, memory or size budget.
+func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
+	// An incomplete Result has parts the engine did not check: that a
+	// changed program runs clean there would not be backed.
+	if isCrate(req) || req.Entry == EntryTests || !res.Complete || detail.Steps > maxSearchedSteps && detail.Limited == "" {
+		return Fix{}, false
+	}
+	anchor, ok := searchAnchor(res)
+	if !ok {
+		return Fix{}, false
+	}
+	message := ""
+	if res.Panic != nil {
+		message = res.Panic.Message
+	}
+	tensors := map[int]bool{}
+	for _, h := range res.Hints {
+		if h.File == diag.MainRS && strings.HasPrefix(h.Label, "Tensor") {
+			tensors[h.Span.Start.Offset] = true
+		}
+	}
+	edits := searchEdits(syntax.Lex(req.Snippet, 0), req.Snippet, anchor, tensors, res.Panic != nil, message)
+	// A run stopped by its budget used all of it: a fixed program is one
+	// that ends well within it.
+	base := detail.Steps
+	if detail.Limited != "" {
+		base = 0
+	}
+	budget := min(16*base+50_000, interp.DefaultStepLimit/2)
+	perRun := max(4*base, 20_000)
+	file := source.NewFile(diag.MainRS, req.Snippet)
+	for _, e := range edits {
+		if budget < base {
+			break
+		}
+		try := req
+		try.Snippet = req.Snippet[:e.r.Start] + e.text + req.Snippet[e.r.End:]
+		watch := shifted(anchor, e)
+		got, d := runTarget(try, false, runLimits{steps: min(perRun, budget), watch: &watch})
+		budget -= d.Steps
+		// The changed program must run the code that panicked: one that
+		// steps around it is not mended.
+		if got.Status != StatusOK || !d.Reached || !got.Complete {
+			continue
+		}
+		return Fix{
+			Title: fmt.Sprintf("%s on line %d", e.title, file.Position(e.r.Start).Line),
+			Edits: []Edit{{File: diag.MainRS, Span: file.Span(e.r), NewText: e.text}},
+		}, true
+	}
+	return Fix{}, false
+}
+
+// shifted is r in the text after e: moved by an edit before it, grown or
+// shrunk by one inside it.
+func shifted(r source.Range, e edit) source.Range {
+	delta := len(e.text) - e.r.Len()
+	switch {
+	case e.r.End <= r.Start:
+		return source.Range{Start: r.Start + delta, End: r.End + delta}
+	case e.r.Start >= r.Start && e.r.End <= r.End:
+		return source.Range{Start: r.Start, End: r.End + delta}
+	}
+	return r
+}
+
+// searchAnchor is where the run stopped: its panic, when no diagnostic at
+// the panic offers a fix already, or the limit that stopped it.
+func searchAnchor(res Result) (source.Range, bool) {
+	if p := res.Panic; p != nil {
+		for _, d := range res.Diagnostics {
+			if d.Code == p.Code && d.Span == p.Span && len(d.Fixes) > 0 {
+				return source.Range{}, false
+			}
+		}
+		return source.Range{Start: p.Span.Start.Offset, End: p.Span.End.Offset}, true
+	}
+	if res.Status != StatusRejected {
+		return source.Range{}, false
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity == string(diag.Error) && d.Phase != string(diag.Run) {
+			return source.Range{}, false
+		}
+	}
+	for _, d := range res.Diagnostics {
+		switch d.Code {
+		case "playground-time-limit", "playground-memory-limit", "playground-limit":
+			if d.File == diag.MainRS {
+				return source.Range{Start: d.Span.Start.Offset, End: d.Span.End.Offset}, true
+			}
+		}
+	}
+	return source.Range{}, false
+}
+
+// offerFix puts fix on the diagnostics of the run's panic, or of the limit
+// that stopped it.
+func offerFix(res *Result, req Request, fix Fix) {
+	for i := range res.Diagnostics {
+		d := &res.Diagnostics[i]
+		switch {
+		case res.Panic != nil && d.Code == res.Panic.Code && d.Span == res.Panic.Span,
+			res.Panic == nil && d.Severity == string(diag.Error) && d.Phase == string(diag.Run):
+			d.Fixes = append(d.Fixes, fix)
+		}
+	}
+}
+
+// site is a token the search may change, and the texts it tries for it.
+type site struct {
+	r      source.Range
+	values []string
+}
+
+// edit is one change the search tries: r's text becomes text.
+type edit struct {
+	r     source.Range
+	text  string
+	title string
+}
+
+// Kinds of edits, in the order the search tries them unless the panic's
+// message names what it is about.
+const (
+	kindValue  = iota // a number, a bool or a unit variant
+	kindDevice        // another device for a tensor, or autodiff on a device
+	kindMethod        // a conversion of a tensor (`.dequantize()`, `.int()`)
+	numKinds
+)
+
+// kindOrder puts first the edits a panic's message is about: a device's
+// or a backend's, a dtype's or a tensor kind's, else a value's.
+func kindOrder(message string) [numKinds]int {
+	m := strings.ToLower(message)
+	switch {
+	case strings.Contains(m, "device") || strings.Contains(m, "backend") || strings.Contains(m, "autodiff") ||
+		strings.Contains(m, "capture") || strings.Contains(m, "variant"):
+		return [numKinds]int{kindDevice: 0, kindValue: 1, kindMethod: 2}
+	case strings.Contains(m, "quantiz") || strings.Contains(m, "dtype") || strings.Contains(m, "kind") ||
+		strings.Contains(m, "scalar") || strings.Contains(m, "float") || strings.Contains(m, "bool"):
+		return [numKinds]int{kindMethod: 0, kindValue: 1, kindDevice: 2}
+	}
+	return [numKinds]int{kindValue: 0, kindMethod: 1, kindDevice: 2}
+}
+
+// tensorMethods are the conversions tried on a tensor variable, each for
+// a panic whose message speaks of what it converts.
+var tensorMethods = []struct {
+	method string
+	about  []string
+}{
+	{".dequantize()", []string{"quant"}},
+	{".int()", []string{"int", "kind", "dtype"}},
+	{".float()", []string{"float", "kind", "dtype"}},
+	{".inner()", []string{"autodiff"}},
+	{".require_grad()", []string{"grad"}},
+}
+
+// speaksOf reports whether a lowercased message has one of the words.
+func speaksOf(message string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(message, w) })
+}
+
+// searchEdits are the edits worth trying: in the anchor, then before it
+// (what made its inputs), then after it; in each, those the message is
+// about first, and nearest the anchor first. Past a panic, the numbers of an
+// `if` or `while` condition are left alone: changing them would step
+// around the panicking call rather than mend it.
+//
+// tensors are the offsets of the program's tensor variables where the
+// check labels them (Result.Hints): only they are moved or converted.
+func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors map[int]bool, panicked bool, message string) []edit {
+	type cand struct {
+		edit
+		zone, kind, dist, order int
+	}
+	var cands []cand
+	add := func(kind int, at source.Range, e edit) {
+		// Zones: in the anchor, before it, after it.
+		var zone, dist int
+		switch {
+		case at.Start >= anchor.Start && at.End <= anchor.End:
+		case at.End <= anchor.Start:
+			zone, dist = 1, anchor.Start-at.End
+		default:
+			zone, dist = 2, max(at.Start-anchor.End, 0)
+		}
+		cands = append(cands, cand{e, zone, kind, dist, len(cands)})
+	}
+	addSite := func(s site) {
+		old := src[s.r.Start:s.r.End]
+		for _, v := range s.values {
+			add(kindValue, s.r, edit{r: s.r, text: v, title: fmt.Sprintf("Change `%s` to `%s`", old, v)})
+		}
+	}
+
+	lower := strings.ToLower(message)
+	lets := letBindings(toks)
+	var devices []string
+	for _, b := range lets {
+		if b.device {
+			devices = append(devices, b.name)
+		}
+	}
+	isDevice := func(name string) bool { return slices.Contains(devices, name) }
+	bound := map[string]bool{}
+	for _, b := range lets {
+		bound[b.name] = true
+		if b.device && !b.autodiff && b.end < len(src) {
+			at := source.Range{Start: b.end, End: b.end}
+			add(kindDevice, source.Range{Start: b.start, End: b.end},
+				edit{r: at, text: ".autodiff()", title: fmt.Sprintf("Call `.autodiff()` on the device `%s`", b.name)})
+		}
+	}
+
+	var ints []int64
+	var floats []float64
+	for _, t := range toks {
+		switch t.Kind {
+		case syntax.Int:
+			if n, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
+				ints = append(ints, n)
+			}
+		case syntax.Float:
+			if f, err := strconv.ParseFloat(t.Value, 64); err == nil {
+				floats = append(floats, f)
+			}
+		}
+	}
+	inCond := false
+	depth, condDepth := 0, 0
+	for i, t := range toks {
+		switch {
+		case t.Kind == syntax.Keyword && (t.Text == "if" || t.Text == "while"):
+			inCond, condDepth = true, depth
+		case t.Kind == syntax.Punct && (t.Text == "(" || t.Text == "[" || t.Text == "{"):
+			if t.Text == "{" && inCond && depth == condDepth {
+				inCond = false
+			}
+			depth++
+		case t.Kind == syntax.Punct && (t.Text == ")" || t.Text == "]" || t.Text == "}"):
+			depth--
+		}
+		if inCond && panicked {
+			continue
+		}
+		switch {
+		case t.Kind == syntax.Int:
+			addSite(intSite(toks, i, ints))
+		case t.Kind == syntax.Float:
+			addSite(floatSite(toks, i, floats))
+		case t.Kind == syntax.Keyword && (t.Text == "true" || t.Text == "false"):
+			addSite(site{r: t.Range, values: []string{strconv.FormatBool(t.Text != "true")}})
+		case t.Kind == syntax.Ident && i >= 2 && toks[i-1].Text == "::" && toks[i-2].Text == "Device" &&
+			i+1 < len(toks) && toks[i+1].Text == "(":
+			if toks[i+2].Text == ")" {
+				for _, c := range plainDeviceConstructors() {
+					if c != t.Text {
+						add(kindDevice, t.Range, edit{r: t.Range, text: c, title: fmt.Sprintf("Change `Device::%s()` to `Device::%s()`", t.Text, c)})
+					}
+				}
+			}
+			if end := closing(toks, i+1); end > 0 && !(end+2 < len(toks) && toks[end+1].Text == "." && toks[end+2].Text == "autodiff") {
+				at := source.Range{Start: toks[end].Range.End, End: toks[end].Range.End}
+				call := source.Range{Start: toks[i-2].Range.Start, End: toks[end].Range.End}
+				add(kindDevice, call, edit{r: at, text: ".autodiff()", title: fmt.Sprintf("Call `.autodiff()` on `%s`", titleText(src[call.Start:call.End]))})
+			}
+		case t.Text == "autodiff" && i >= 1 && toks[i-1].Text == "." && i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Text == ")":
+			r := source.Range{Start: toks[i-1].Range.Start, End: toks[i+2].Range.End}
+			add(kindDevice, r, edit{r: r, text: "", title: "Remove `.autodiff()`"})
+		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]):
+			for _, e := range arrayEdits(toks, i, src) {
+				add(kindValue, e.r, e)
+			}
+		case t.Kind == syntax.Ident && i >= 2 && toks[i-1].Text == "::" && toks[i-2].Kind == syntax.Ident:
+			addSite(variantSite(toks[i-2].Text, t))
+		case t.Kind == syntax.Ident && bound[t.Text] && isUse(toks, i):
+			if isDevice(t.Text) {
+				for _, d := range devices {
+					if d != t.Text {
+						add(kindDevice, t.Range, edit{r: t.Range, text: d, title: fmt.Sprintf("Use the device `%s` instead of `%s`", d, t.Text)})
+					}
+				}
+				continue
+			}
+			if !tensors[t.Range.Start] {
+				continue
+			}
+			at := source.Range{Start: t.Range.End, End: t.Range.End}
+			for _, d := range devices {
+				add(kindDevice, t.Range, edit{r: at, text: ".to_device(&" + d + ")", title: fmt.Sprintf("Move `%s` to the device `%s`", t.Text, d)})
+			}
+			for _, m := range tensorMethods {
+				if speaksOf(lower, m.about) {
+					add(kindMethod, t.Range, edit{r: at, text: m.method, title: fmt.Sprintf("Call `%s` on `%s`", m.method, t.Text)})
+				}
+			}
+		}
+	}
+	rank := kindOrder(message)
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.zone != b.zone {
+			return a.zone - b.zone
+		}
+		if a.kind != b.kind {
+			return rank[a.kind] - rank[b.kind]
+		}
+		if a.dist != b.dist {
+			return a.dist - b.dist
+		}
+		return a.order - b.order
+	})
+	out := make([]edit, 0, min(len(cands), maxSearchRuns))
+	seen := map[edit]bool{}
+	for _, c := range cands {
+		key := edit{r: c.r, text: c.text}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if out = append(out, c.edit); len(out) == maxSearchRuns {
+			break
+		}
+	}
+	return out
+}
+
+// binding is a `let` of the program: its name, the range of its
+// statement up to the `;`, and whether it binds a device (its value is
+// made by `Device::` or `.device()`), with autodiff on.
+type binding struct {
+	name             string
+	start, end       int
+	device, autodiff bool
+}
+
+// letBindings are the program's `let NAME = ...;` statements.
+func letBindings(toks []syntax.Token) []binding {
+	var out []binding
+	for i := 0; i < len(toks); i++ {
+		if toks[i].Text != "let" || toks[i].Kind != syntax.Keyword {
+			continue
+		}
+		j := i + 1
+		if j < len(toks) && toks[j].Text == "mut" {
+			j++
+		}
+		if j+1 >= len(toks) || toks[j].Kind != syntax.Ident || toks[j+1].Text != "=" {
+			continue
+		}
+		b := binding{name: toks[j].Text, start: toks[i].Range.Start}
+		depth := 0
+		k := j + 2
+		for ; k < len(toks); k++ {
+			t := toks[k]
+			switch t.Text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+			if depth < 0 || depth == 0 && t.Text == ";" {
+				break
+			}
+			switch {
+			case t.Text == "Device" && k+1 < len(toks) && toks[k+1].Text == "::":
+				b.device = true
+			case t.Text == "device" && k >= 1 && toks[k-1].Text == "." && depth == 0:
+				b.device = true
+			case t.Text == "autodiff" && k >= 1 && toks[k-1].Text == ".":
+				b.autodiff = true
+			}
+		}
+		if k == len(toks) || toks[k].Text != ";" {
+			continue
+		}
+		b.end = toks[k].Range.Start
+		// `Device::default().autodiff()` is a device, `Tensor::ones(.., &Device::..)` is not.
+		if b.device && !startsDevice(toks[j+2:k]) {
+			b.device = false
+		}
+		// `device.clone().autodiff()` of a device is one.
+		if init := toks[j+2 : k]; len(init) > 0 && slices.ContainsFunc(out, func(o binding) bool { return o.device && o.name == init[0].Text }) &&
+			(len(init) == 1 || init[1].Text == ".") && !slices.ContainsFunc(init, func(t syntax.Token) bool { return t.Text == "Tensor" }) {
+			b.device = true
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// startsDevice reports whether an initializer's tokens make a device: a
+// `Device::` call or a `.device()` of something, with methods after it.
+func startsDevice(toks []syntax.Token) bool {
+	if len(toks) >= 2 && toks[0].Text == "Device" && toks[1].Text == "::" {
+		return !slices.ContainsFunc(toks, func(t syntax.Token) bool { return t.Text == "Tensor" })
+	}
+	for k := 1; k+2 < len(toks); k++ {
+		if toks[k].Text == "device" && toks[k-1].Text == "." && toks[k+1].Text == "(" && toks[k+2].Text == ")" {
+			return true
+		}
+	}
+	return false
+}
+
+// isUse reports whether toks[i], an identifier, reads a variable: it is
+// neither bound here, a field or method name, a path segment, a call, nor
+// a macro.
+func isUse(toks []syntax.Token, i int) bool {
+	if i > 0 {
+		switch toks[i-1].Text {
+		case ".", "::", "let", "mut", "fn", "struct", "enum", "type", "for", "|":
+			return false
+		}
+	}
+	if i+1 < len(toks) {
+		switch toks[i+1].Text {
+		case "(", "::", "!", ":", "=", "{":
+			return false
+		}
+	}
+	return true
+}
+
+// closing is the index of the token that closes the one at open, or -1.
+func closing(toks []syntax.Token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		switch toks[k].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// opensArray reports whether a `[` after prev starts an array expression
+// (`f([2, 3])`, `vec![a, b]`, `= [1]`), not an index (`x[0]`) or a type.
+func opensArray(prev syntax.Token) bool {
+	switch prev.Text {
+	case "(", ",", "=", "&", "[", "!", "{", ";", "return":
+		return true
+	}
+	return false
+}
+
+// arrayEdits are the changes of an array's length: each element left
+// out, and a last element repeated or a 1 added. A shape or a list of
+// dimensions that has one too many or too few is a common mistake.
+func arrayEdits(toks []syntax.Token, open int, src string) []edit {
+	end := closing(toks, open)
+	if end < 0 {
+		return nil
+	}
+	var elems []source.Range
+	depth, start := 0, open+1
+	for k := open + 1; k <= end; k++ {
+		switch t := toks[k]; {
+		case t.Text == "(" || t.Text == "[" || t.Text == "{":
+			depth++
+		case (t.Text == ")" || t.Text == "]" || t.Text == "}") && k < end:
+			depth--
+		case t.Text == ";" && depth == 0:
+			return nil // [x; n]
+		case (t.Text == "," && depth == 0 || k == end) && start < k:
+			elems = append(elems, source.Range{Start: toks[start].Range.Start, End: toks[k-1].Range.End})
+			start = k + 1
+		}
+	}
+	if len(elems) == 0 || len(elems) > 8 {
+		return nil
+	}
+	whole := source.Range{Start: toks[open].Range.Start, End: toks[end].Range.End}
+	text := func(es []string) string { return "[" + strings.Join(es, ", ") + "]" }
+	var parts []string
+	for _, e := range elems {
+		parts = append(parts, src[e.Start:e.End])
+	}
+	var out []edit
+	change := func(es []string) {
+		t := text(es)
+		out = append(out, edit{r: whole, text: t, title: fmt.Sprintf("Change `%s` to `%s`", titleText(src[whole.Start:whole.End]), titleText(t))})
+	}
+	if len(parts) > 1 {
+		for i := len(parts) - 1; i >= 0; i-- {
+			change(append(slices.Clone(parts[:i]), parts[i+1:]...))
+		}
+	}
+	change(append(slices.Clone(parts), parts[len(parts)-1]))
+	if parts[len(parts)-1] != "1" {
+		change(append(slices.Clone(parts), "1"))
+	}
+	return out
+}
+
+// titleText is source text as a title shows it: on one line, and cut
+// after 40 characters.
+func titleText(src string) string {
+	s := strings.Join(strings.Fields(src), " ")
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:39]) + "…"
+	}
+	return s
+}
+
+// plainDeviceConstructors are Device's associated functions that take no
+// argument (`Device::flex()`), from Burn's API table, and `default`.
+var plainDeviceConstructors = sync.OnceValue(func() []string {
+	out := []string{"default"}
+	for _, it := range burnapi.Default().Items {
+		if it.Kind == "assoc" && it.Path == "burn_tensor::Device" && it.Params == "" && it.Return == "Self" && !slices.Contains(out, it.Name) {
+			out = append(out, it.Name)
+		}
+	}
+	return out
+})
+
+// negated reports whether the token before toks[i] is a unary minus, and
+// returns the range of the literal with it.
+func negated(toks []syntax.Token, i int) (source.Range, bool) {
+	r := toks[i].Range
+	if i == 0 || toks[i-1].Text != "-" || toks[i-1].Kind != syntax.Punct {
+		return r, false
+	}
+	if i >= 2 {
+		prev := toks[i-2]
+		binary := prev.Kind == syntax.Ident || prev.Kind == syntax.Int || prev.Kind == syntax.Float ||
+			prev.Kind == syntax.Punct && (prev.Text == ")" || prev.Text == "]")
+		if binary {
+			return r, false
+		}
+	}
+	return source.Range{Start: toks[i-1].Range.Start, End: r.End}, true
+}
+
+// intSite tries for an integer its neighbours, the next power of two,
+// the program's other integers, the small numbers a size takes, and its
+// double and half. A number the program writes without a minus gets no
+// negative value: whether its type is signed is rustc's to say, and the
+// engine's search does not guess it.
+func intSite(toks []syntax.Token, i int, others []int64) site {
+	t := toks[i]
+	n, err := strconv.ParseInt(t.Value, 10, 64)
+	if err != nil {
+		return site{}
+	}
+	r, neg := negated(toks, i)
+	if neg {
+		n = -n
+	}
+	var vals []int64
+	if neg {
+		vals = append(vals, -n)
+	}
+	vals = append(vals, n-1, n+1)
+	if p := nextPowerOfTwo(n); p > 0 {
+		vals = append(vals, p)
+	}
+	vals = append(vals, nearest(others, n)...)
+	vals = append(vals, 1, 2, 2*n, n/2)
+	var out []string
+	for _, v := range vals {
+		if v == n || v == 0 || v < 0 && !neg {
+			continue
+		}
+		s := strconv.FormatInt(v, 10) + t.Suffix
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return site{r: r, values: out[:min(len(out), maxSiteValues)]}
+}
+
+// nextPowerOfTwo is the least power of two above n, for an n past 2 that
+// is not one; 0 otherwise.
+func nextPowerOfTwo(n int64) int64 {
+	if n <= 2 || n > 1<<40 || n&(n-1) == 0 {
+		return 0
+	}
+	p := int64(1)
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// nearest are up to four of the program's other values, in the order the
+// program has them, without v.
+func nearest[T comparable](others []T, v T) []T {
+	var out []T
+	for _, o := range others {
+		if o != v && !slices.Contains(out, o) {
+			out = append(out, o)
+			if len(out) == 4 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// floatSite tries for a float its absolute value, a percentage as a
+// fraction, the values a rate or a factor takes, the program's other
+// floats, and its double and half.
+func floatSite(toks []syntax.Token, i int, others []float64) site {
+	t := toks[i]
+	f, err := strconv.ParseFloat(t.Value, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return site{}
+	}
+	r, neg := negated(toks, i)
+	if neg {
+		f = -f
+	}
+	var vals []float64
+	if neg {
+		vals = append(vals, -f)
+	}
+	switch a := math.Abs(f); {
+	case a >= 10:
+		// A percentage where a fraction is wanted.
+		vals = append(vals, a/100, 1, 0.5, 0.1, 2)
+	case a > 1:
+		vals = append(vals, 1, 0.5, 0.1, 2)
+	default:
+		vals = append(vals, 0.5, 0.1, 1, 2)
+	}
+	vals = append(vals, nearest(others, f)...)
+	vals = append(vals, 2*f, f/2, 1e-5)
+	var out []string
+	for _, v := range vals {
+		if v == f || v == 0 || math.IsInf(v, 0) {
+			continue
+		}
+		s := rustFloatLiteral(v) + t.Suffix
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return site{r: r, values: out[:min(len(out), maxSiteValues)]}
+}
+
+// rustFloatLiteral writes v as a float literal: with a `.` (`1.0`, not
+// `1`, which would be an integer).
+func rustFloatLiteral(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// variantSite tries the other unit variants of a Burn enum named `Enum::`.
+func variantSite(enum string, t syntax.Token) site {
+	variants := unitVariants()[enum]
+	if !slices.Contains(variants, t.Text) {
+		return site{}
+	}
+	var out []string
+	for _, v := range variants {
+		if v != t.Text {
+			out = append(out, v)
+		}
+	}
+	return site{r: t.Range, values: out[:min(len(out), maxSiteValues)]}
+}
+
+// unitVariants are the variants without fields of Burn's enums, by the
+// enum's name, in the order of Burn's API table.
+var unitVariants = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, it := range burnapi.Default().Items {
+		if it.Kind != "variant" || it.Params != "" {
+			continue
+		}
+		enum := it.Path[strings.LastIndex(it.Path, ":")+1:]
+		if !slices.Contains(out[enum], it.Name) {
+			out[enum] = append(out[enum], it.Name)
+		}
+	}
+	return out
+})

@@ -1,0 +1,219 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dispatch-playground/playground/engine"
+)
+
+const searchConfig = "[dependencies]\nburn = { version = \"0.22\", features = [\"flex\", \"autodiff\"] }\n"
+
+// runFix runs a snippet and returns its first fix at the run's panic (or,
+// for a run stopped by a limit, at the run's error), or nil.
+func runFix(t *testing.T, config, snippet string) (engine.Result, *engine.Fix) {
+	t.Helper()
+	res := engine.Run(engine.Request{Config: config, Snippet: snippet})
+	for _, d := range res.Diagnostics {
+		if d.Phase != "run" || d.Severity != "error" || len(d.Fixes) == 0 {
+			continue
+		}
+		if res.Panic == nil || d.Code == res.Panic.Code {
+			return res, &d.Fixes[0]
+		}
+	}
+	return res, nil
+}
+
+// TestSearchedFixes: a panic that no record's edit mends gets the first
+// change of one token, near the panic, after which the program runs
+// clean, and its title says what it changes and where.
+func TestSearchedFixes(t *testing.T) {
+	cases := []struct {
+		name, snippet, title, fixed string
+	}{
+		{"a percentage where a fraction is wanted", `use burn::nn::DropoutConfig;
+
+fn main() {
+    let dropout = DropoutConfig::new(50.0).init();
+    println!("{dropout}");
+}
+`, "Change `50.0` to `0.5` on line 4", "DropoutConfig::new(0.5)"},
+		{"a negative number made positive", `use burn::nn::loss::HuberLossConfig;
+
+fn main() {
+    let loss = HuberLossConfig::new(-0.5).init();
+    println!("{:?}", loss.delta);
+}
+`, "Change `-0.5` to `0.5` on line 4", "HuberLossConfig::new(0.5)"},
+		{"a size that makes the shapes agree", `use burn::tensor::{Device, Tensor};
+
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<2>::ones([2, 3], &device);
+    let w = Tensor::<2>::ones([4, 5], &device);
+    println!("{:?}", x.matmul(w).dims());
+}
+`, "Change `4` to `3` on line 6", "[3, 5]"},
+		{"a length that is a power of two", `use burn::tensor::{Device, Tensor};
+use burn::tensor::signal::rfft;
+
+fn main() {
+    let device = Device::default();
+    let signal = Tensor::<2>::ones([1, 100], &device);
+    let (re, _im) = rfft(signal, 1, Some(100));
+    println!("{:?}", re.dims());
+}
+`, "Change `100` to `128` on line 7", "Some(128)"},
+		{"another variant of one of Burn's enums", `use burn::tensor::{Device, Tensor};
+use burn::tensor::module::interpolate;
+use burn::tensor::ops::{InterpolateMode, InterpolateOptions};
+
+fn main() {
+    let device = Device::flex();
+    let x = Tensor::<4>::ones([1, 1, 2, 2], &device);
+    let options = InterpolateOptions::new(InterpolateMode::NearestExact);
+    println!("{:?}", interpolate(x, [4, 4], options).dims());
+}
+`, "Change `NearestExact` to `Nearest` on line 8", "InterpolateMode::Nearest)"},
+		{"a conversion of a tensor", `use burn::tensor::{Device, Tensor, DType};
+use burn::tensor::quantization::QuantScheme;
+
+fn main() {
+    let device = Device::default();
+    let weights = Tensor::<1>::from_floats([0.5, -1.0, 2.0], &device).quantize_dynamic(&QuantScheme::default());
+    let data = weights.into_data_as::<f32>();
+    println!("{:?}", data.shape);
+}
+`, "Call `.dequantize()` on `weights` on line 7", "weights.dequantize().into_data_as"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, fix := runFix(t, searchConfig, c.snippet)
+			if res.Status != engine.StatusPanicked {
+				t.Fatalf("status %s, want panicked:\n%s", res.Status, Summary(res))
+			}
+			if fix == nil {
+				t.Fatalf("no fix:\n%s", Summary(res))
+			}
+			if fix.Title != c.title {
+				t.Errorf("fix %q, want %q", fix.Title, c.title)
+			}
+			req := engine.ApplyFix(engine.Request{Config: searchConfig, Snippet: c.snippet}, *fix)
+			if !strings.Contains(req.Snippet, c.fixed) {
+				t.Errorf("the fixed program has no %q:\n%s", c.fixed, req.Snippet)
+			}
+			if got := engine.Run(req); got.Status != engine.StatusOK {
+				t.Errorf("the fixed program ends %s:\n%s", got.Status, Summary(got))
+			}
+		})
+	}
+}
+
+// TestSearchedFixLeavesConditionsAlone: a panic inside an `if` is not
+// "fixed" by changing the condition so that the panicking call never runs.
+func TestSearchedFixLeavesConditionsAlone(t *testing.T) {
+	const snippet = `use burn::tensor::{Device, Tensor};
+
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<1>::ones([4], &device);
+    let n = x.dims()[0];
+    if n > 3 {
+        let y = x.narrow(0, n, 1);
+        println!("{:?}", y.dims());
+    }
+}
+`
+	res, fix := runFix(t, searchConfig, snippet)
+	if res.Status != engine.StatusPanicked {
+		t.Fatalf("status %s:\n%s", res.Status, Summary(res))
+	}
+	if fix != nil {
+		t.Errorf("fix %q: the panic's start comes from the tensor's own size, and only the condition's `3` or the creation's `4` could change", fix.Title)
+		if strings.Contains(fix.Title, "`3`") {
+			t.Errorf("the fix changes the condition")
+		}
+	}
+}
+
+// TestSearchedFixOfALimit: a loop that never ends gets the change that
+// ends it.
+func TestSearchedFixOfALimit(t *testing.T) {
+	const snippet = `fn main() {
+    let mut lr = 1024;
+    while lr > 0 {
+        lr = (lr + 1) / 2;
+    }
+    println!("{lr}");
+}
+`
+	res, fix := runFix(t, searchConfig, snippet)
+	if res.Status != engine.StatusRejected {
+		t.Fatalf("status %s:\n%s", res.Status, Summary(res))
+	}
+	if fix == nil || fix.Title != "Change `0` to `1` on line 3" {
+		t.Fatalf("fix %+v, want the loop's condition changed", fix)
+	}
+}
+
+// TestSearchIsBounded: a program too large to run again many times is not
+// searched, and a search gives the same Result every time.
+func TestSearchIsBounded(t *testing.T) {
+	// 30,000 iterations of a loop, then the dropout panic.
+	const big = `use burn::nn::DropoutConfig;
+
+fn main() {
+    let mut total = 0u64;
+    for i in 0..30000u64 {
+        total += i % 7;
+    }
+    println!("{total}");
+    let dropout = DropoutConfig::new(50.0).init();
+    println!("{dropout}");
+}
+`
+	res, fix := runFix(t, searchConfig, big)
+	if res.Status != engine.StatusPanicked {
+		t.Fatalf("status %s", res.Status)
+	}
+	if fix != nil {
+		t.Errorf("a program of this size was searched: %q", fix.Title)
+	}
+	small := strings.Replace(big, "30000u64", "6u64", 1)
+	a, _ := json.Marshal(engine.Run(engine.Request{Config: searchConfig, Snippet: small}))
+	b, _ := json.Marshal(engine.Run(engine.Request{Config: searchConfig, Snippet: small}))
+	if string(a) != string(b) {
+		t.Errorf("two runs of a searched program differ")
+	}
+	if _, fix := runFix(t, searchConfig, small); fix == nil || !strings.Contains(fix.Title, "`50.0` to `0.5`") {
+		t.Errorf("the small program's fix: %+v", fix)
+	}
+}
+
+// BenchmarkSearchedFix is the cost of a panicking run with its search,
+// beside the same program without the panic, to be read as a ratio.
+func BenchmarkSearchedFix(b *testing.B) {
+	for _, p := range []struct{ name, prob string }{{"clean", "0.5"}, {"searched", "50.0"}} {
+		snippet := fmt.Sprintf(`use burn::nn::DropoutConfig;
+use burn::tensor::{Device, Tensor};
+
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<2>::ones([8, 8], &device);
+    let y = x.clone().matmul(x).sum();
+    println!("{:?}", y.dims());
+    let dropout = DropoutConfig::new(%s).init();
+    println!("{dropout}");
+}
+`, p.prob)
+		req := engine.Request{Config: searchConfig, Snippet: snippet}
+		b.Run(p.name, func(b *testing.B) {
+			for b.Loop() {
+				engine.Run(req)
+			}
+		})
+	}
+}
