@@ -13,6 +13,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/interp"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
+	"github.com/dispatch-playground/playground/engine/tensor"
 )
 
 // A panic whose diagnostic knows no edit of its own, and a run stopped by
@@ -52,10 +53,10 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 	if res.Panic != nil {
 		message = res.Panic.Message
 	}
-	tensors := map[int]bool{}
+	tensors := map[int]string{}
 	for _, h := range res.Hints {
 		if h.File == diag.MainRS && strings.HasPrefix(h.Label, "Tensor") {
-			tensors[h.Span.Start.Offset] = true
+			tensors[h.Span.Start.Offset] = h.Label
 		}
 	}
 	edits := searchEdits(syntax.Lex(req.Snippet, 0), req.Snippet, anchor, tensors, res.Panic != nil, message)
@@ -67,6 +68,9 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 	}
 	budget := min(16*base+50_000, interp.DefaultStepLimit/2)
 	perRun := max(4*base, 20_000)
+	if detail.Limited != "" {
+		perRun = 10_000
+	}
 	file := source.NewFile(diag.MainRS, req.Snippet)
 	for _, e := range edits {
 		if budget < base {
@@ -162,9 +166,10 @@ type edit struct {
 // Kinds of edits, in the order the search tries them unless the panic's
 // message names what it is about.
 const (
-	kindValue  = iota // a number, a bool or a unit variant
+	kindValue  = iota // a number, a bool, a unit variant, an array's length
 	kindDevice        // another device for a tensor, or autodiff on a device
 	kindMethod        // a conversion of a tensor (`.dequantize()`, `.int()`)
+	kindDrop          // a setting left out (`.with_eps(0.0)`, `Some(0.0)`)
 	numKinds
 )
 
@@ -175,12 +180,12 @@ func kindOrder(message string) [numKinds]int {
 	switch {
 	case strings.Contains(m, "device") || strings.Contains(m, "backend") || strings.Contains(m, "autodiff") ||
 		strings.Contains(m, "capture") || strings.Contains(m, "variant"):
-		return [numKinds]int{kindDevice: 0, kindValue: 1, kindMethod: 2}
+		return [numKinds]int{kindDevice: 0, kindValue: 1, kindMethod: 2, kindDrop: 3}
 	case strings.Contains(m, "quantiz") || strings.Contains(m, "dtype") || strings.Contains(m, "kind") ||
 		strings.Contains(m, "scalar") || strings.Contains(m, "float") || strings.Contains(m, "bool"):
-		return [numKinds]int{kindMethod: 0, kindValue: 1, kindDevice: 2}
+		return [numKinds]int{kindMethod: 0, kindValue: 1, kindDevice: 2, kindDrop: 3}
 	}
-	return [numKinds]int{kindValue: 0, kindMethod: 1, kindDevice: 2}
+	return [numKinds]int{kindValue: 0, kindMethod: 1, kindDevice: 2, kindDrop: 3}
 }
 
 // tensorMethods are the conversions tried on a tensor variable, each for
@@ -207,23 +212,34 @@ func speaksOf(message string, words []string) bool {
 // `if` or `while` condition are left alone: changing them would step
 // around the panicking call rather than mend it.
 //
-// tensors are the offsets of the program's tensor variables where the
-// check labels them (Result.Hints): only they are moved or converted.
-func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors map[int]bool, panicked bool, message string) []edit {
+// tensors are the labels of the program's tensor variables by the offset
+// where the check labels them (Result.Hints): only they are moved,
+// converted or swapped.
+func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors map[int]string, panicked bool, message string) []edit {
 	type cand struct {
 		edit
 		zone, kind, dist, order int
 	}
 	var cands []cand
+	said := mentions(message)
+	inCond := false
 	add := func(kind int, at source.Range, e edit) {
-		// Zones: in the anchor, before it, after it.
-		var zone, dist int
+		// Zones: what the message names (`got 50`, `mode NearestExact`),
+		// a loop's condition when the budget stopped the run, then the
+		// anchor, before it, after it.
+		zone, dist := 2, 0
 		switch {
 		case at.Start >= anchor.Start && at.End <= anchor.End:
 		case at.End <= anchor.Start:
-			zone, dist = 1, anchor.Start-at.End
+			zone, dist = 3, anchor.Start-at.End
 		default:
-			zone, dist = 2, max(at.Start-anchor.End, 0)
+			zone, dist = 4, max(at.Start-anchor.End, 0)
+		}
+		switch {
+		case kind == kindValue && said.has(src[at.Start:at.End]):
+			zone = 0
+		case inCond && !panicked:
+			zone = 1
 		}
 		cands = append(cands, cand{e, zone, kind, dist, len(cands)})
 	}
@@ -267,7 +283,6 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 			}
 		}
 	}
-	inCond := false
 	depth, condDepth := 0, 0
 	for i, t := range toks {
 		switch {
@@ -300,6 +315,12 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 					}
 				}
 			}
+			if toks[i+2].Text == ")" && speaksOf(lower, []string{"distributed", "not supported"}) {
+				r := source.Range{Start: t.Range.Start, End: toks[i+2].Range.End}
+				for _, c := range []string{"cuda(0)", "rocm(0)"} {
+					add(kindDevice, t.Range, edit{r: r, text: c, title: fmt.Sprintf("Change `Device::%s()` to `Device::%s`", t.Text, c)})
+				}
+			}
 			if end := closing(toks, i+1); end > 0 && !(end+2 < len(toks) && toks[end+1].Text == "." && toks[end+2].Text == "autodiff") {
 				at := source.Range{Start: toks[end].Range.End, End: toks[end].Range.End}
 				call := source.Range{Start: toks[i-2].Range.Start, End: toks[end].Range.End}
@@ -308,7 +329,20 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 		case t.Text == "autodiff" && i >= 1 && toks[i-1].Text == "." && i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Text == ")":
 			r := source.Range{Start: toks[i-1].Range.Start, End: toks[i+2].Range.End}
 			add(kindDevice, r, edit{r: r, text: "", title: "Remove `.autodiff()`"})
-		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]):
+		case t.Kind == syntax.Ident && i >= 1 && toks[i-1].Text == "." && i+1 < len(toks) && toks[i+1].Text == "(" &&
+			(strings.HasPrefix(t.Text, "with_") || strings.HasPrefix(t.Text, "per_")):
+			if end := closing(toks, i+1); end > 0 {
+				r := source.Range{Start: toks[i-1].Range.Start, End: toks[end].Range.End}
+				add(kindDrop, r, edit{r: r, text: "", title: fmt.Sprintf("Remove `%s`", titleText(src[r.Start:r.End]))})
+			}
+		case t.Text == "Some" && i+1 < len(toks) && toks[i+1].Text == "(" && (i == 0 || toks[i-1].Text != "::"):
+			// A setting written as a literal (`Some(0.0)`), never a
+			// value of the program's (`Some(bias)`), which None would drop.
+			if end := closing(toks, i+1); end > 0 && literalsOnly(toks[i+2:end]) {
+				r := source.Range{Start: t.Range.Start, End: toks[end].Range.End}
+				add(kindDrop, r, edit{r: r, text: "None", title: fmt.Sprintf("Change `%s` to `None`", titleText(src[r.Start:r.End]))})
+			}
+		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]) && !isData(toks, i):
 			for _, e := range arrayEdits(toks, i, src) {
 				add(kindValue, e.r, e)
 			}
@@ -323,10 +357,27 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 				}
 				continue
 			}
-			if !tensors[t.Range.Start] {
+			label, isTensor := tensors[t.Range.Start]
+			if !isTensor {
 				continue
 			}
 			at := source.Range{Start: t.Range.End, End: t.Range.End}
+			if rank, ok := labelRank(label); ok && speaksOf(lower, []string{"rank", "dimension", "dims"}) {
+				add(kindMethod, t.Range, edit{r: at, text: fmt.Sprintf(".unsqueeze::<%d>()", rank+1),
+					title: fmt.Sprintf("Call `.unsqueeze::<%d>()` on `%s`", rank+1, t.Text)})
+				if rank > 1 {
+					add(kindMethod, t.Range, edit{r: at, text: fmt.Sprintf(".squeeze_dim::<%d>(0)", rank-1),
+						title: fmt.Sprintf("Call `.squeeze_dim::<%d>(0)` on `%s`", rank-1, t.Text)})
+				}
+			}
+			if t.Range.Start >= anchor.Start && t.Range.End <= anchor.End && speaksOf(lower, []string{"autodiff", "grad"}) &&
+				!strings.Contains(label, "autodiff") && i+2 < len(toks) && toks[i+1].Text == "." && strings.HasPrefix(toks[i+2].Text, "grad") {
+				// The tracked tensor in place of a plain copy of it whose
+				// gradient is asked for: `w.grad(..)` for `w_eval.grad(..)`.
+				for _, o := range trackedTensors(tensors, toks, t) {
+					add(kindMethod, t.Range, edit{r: t.Range, text: o, title: fmt.Sprintf("Use `%s` instead of `%s`", o, t.Text)})
+				}
+			}
 			for _, d := range devices {
 				add(kindDevice, t.Range, edit{r: at, text: ".to_device(&" + d + ")", title: fmt.Sprintf("Move `%s` to the device `%s`", t.Text, d)})
 			}
@@ -363,6 +414,81 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 		}
 	}
 	return out
+}
+
+// labelRank is the rank a hint's label gives (`Tensor<2> · ...`).
+func labelRank(label string) (int, bool) {
+	rest, ok := strings.CutPrefix(label, "Tensor<")
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexAny(rest, ",>")
+	if end < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil
+}
+
+// trackedTensors are up to three autodiff tensors the program binds
+// before t, in the order it binds them.
+func trackedTensors(tensors map[int]string, toks []syntax.Token, t syntax.Token) []string {
+	var out []string
+	for k := 1; k < len(toks) && toks[k].Range.Start < t.Range.Start && len(out) < 3; k++ {
+		l, ok := tensors[toks[k].Range.Start]
+		name := toks[k].Text
+		if ok && (toks[k-1].Text == "let" || toks[k-1].Text == "mut") && name != t.Text && strings.Contains(l, "autodiff") && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// literalsOnly reports whether tokens are numbers, bools and punctuation
+// (`0.0`, `[1, 2]`, `(0, 0)`, `0..4`): a setting, not data of the program.
+func literalsOnly(toks []syntax.Token) bool {
+	for _, t := range toks {
+		switch {
+		case t.Kind == syntax.Int || t.Kind == syntax.Float || t.Kind == syntax.Punct:
+		case t.Kind == syntax.Keyword && (t.Text == "true" || t.Text == "false"):
+		default:
+			return false
+		}
+	}
+	return len(toks) > 0
+}
+
+// mentioned are the words and numbers of a panic's message.
+type mentioned struct {
+	words   map[string]bool
+	numbers []float64
+}
+
+func mentions(message string) mentioned {
+	m := mentioned{words: map[string]bool{}}
+	for _, w := range strings.FieldsFunc(message, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		w = strings.Trim(w, ".")
+		m.words[w] = true
+		if f, err := strconv.ParseFloat(w, 64); err == nil {
+			m.numbers = append(m.numbers, f)
+		}
+	}
+	return m
+}
+
+// has reports whether the message names a token's text: the same word, or
+// the same number however it is written (`50.0` for "got 50").
+func (m mentioned) has(text string) bool {
+	if m.words[text] {
+		return true
+	}
+	digits := strings.TrimRightFunc(strings.ReplaceAll(text, "_", ""), func(r rune) bool { return r >= 'a' && r <= 'z' })
+	if f, err := strconv.ParseFloat(digits, 64); err == nil {
+		return slices.Contains(m.numbers, f)
+	}
+	return false
 }
 
 // binding is a `let` of the program: its name, the range of its
@@ -489,6 +615,25 @@ func opensArray(prev syntax.Token) bool {
 	return false
 }
 
+// isData reports whether the array at toks[open] is a tensor's data: an
+// argument of a data constructor (`from_floats([..])`), or of floats or
+// bytes. Leaving one of its elements out would drop the program's data.
+func isData(toks []syntax.Token, open int) bool {
+	if open >= 2 && toks[open-1].Text == "(" {
+		switch toks[open-2].Text {
+		case "from_data", "from_floats", "from_ints", "from_bool", "new", "quantized", "from":
+			return true
+		}
+	}
+	end := closing(toks, open)
+	for k := open + 1; k < end; k++ {
+		if t := toks[k]; t.Kind == syntax.Float || t.Kind == syntax.Int && (t.Suffix == "u8" || t.Suffix == "i8") {
+			return !slices.ContainsFunc(toks[open+1:end], func(t syntax.Token) bool { return t.Text == "(" })
+		}
+	}
+	return false
+}
+
 // arrayEdits are the changes of an array's length: each element left
 // out, and a last element repeated or a 1 added. A shape or a list of
 // dimensions that has one too many or too few is a common mistake.
@@ -512,7 +657,7 @@ func arrayEdits(toks []syntax.Token, open int, src string) []edit {
 			start = k + 1
 		}
 	}
-	if len(elems) == 0 || len(elems) > 8 {
+	if len(elems) == 0 || len(elems) > 6 || !literalsOnly(toks[open+1:end]) {
 		return nil
 	}
 	whole := source.Range{Start: toks[open].Range.Start, End: toks[end].Range.End}
@@ -603,9 +748,10 @@ func intSite(toks []syntax.Token, i int, others []int64) site {
 	}
 	vals = append(vals, nearest(others, n)...)
 	vals = append(vals, 1, 2, 2*n, n/2)
+	lo, hi := intRange(t.Suffix, n)
 	var out []string
 	for _, v := range vals {
-		if v == n || v == 0 || v < 0 && !neg {
+		if v == n || v == 0 || v < 0 && !neg || v < lo || v > hi {
 			continue
 		}
 		s := strconv.FormatInt(v, 10) + t.Suffix
@@ -614,6 +760,33 @@ func intSite(toks []syntax.Token, i int, others []int64) site {
 		}
 	}
 	return site{r: r, values: out[:min(len(out), maxSiteValues)]}
+}
+
+// intRange are the values a literal of the suffix's type holds; rustc
+// rejects one out of range (overflowing_literals). An unsuffixed literal
+// is kept within i32, the type Rust falls back to, unless it is past it
+// already.
+func intRange(suffix string, n int64) (int64, int64) {
+	switch suffix {
+	case "i8":
+		return math.MinInt8, math.MaxInt8
+	case "u8":
+		return 0, math.MaxUint8
+	case "i16":
+		return math.MinInt16, math.MaxInt16
+	case "u16":
+		return 0, math.MaxUint16
+	case "i32":
+		return math.MinInt32, math.MaxInt32
+	case "u32":
+		return 0, math.MaxUint32
+	case "":
+		if n < math.MinInt32 || n > math.MaxInt32 {
+			return math.MinInt64, math.MaxInt64
+		}
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
 }
 
 // nextPowerOfTwo is the least power of two above n, for an n past 2 that
@@ -711,16 +884,29 @@ func variantSite(enum string, t syntax.Token) site {
 }
 
 // unitVariants are the variants without fields of Burn's enums, by the
-// enum's name, in the order of Burn's API table.
+// enum's name, in the order Burn declares them; and those of the enums of
+// Burn's dependencies the engine models (cubecl's ScaleDtype).
 var unitVariants = sync.OnceValue(func() map[string][]string {
-	out := map[string][]string{}
+	type variant struct {
+		name string
+		line int
+	}
+	byEnum := map[string][]variant{}
 	for _, it := range burnapi.Default().Items {
 		if it.Kind != "variant" || it.Params != "" {
 			continue
 		}
 		enum := it.Path[strings.LastIndex(it.Path, ":")+1:]
-		if !slices.Contains(out[enum], it.Name) {
-			out[enum] = append(out[enum], it.Name)
+		line, _ := strconv.Atoi(it.Source[strings.LastIndex(it.Source, ":")+1:])
+		if !slices.ContainsFunc(byEnum[enum], func(v variant) bool { return v.name == it.Name }) {
+			byEnum[enum] = append(byEnum[enum], variant{it.Name, line})
+		}
+	}
+	out := map[string][]string{"ScaleDtype": tensor.ScaleDtypeNames()}
+	for enum, vs := range byEnum {
+		slices.SortStableFunc(vs, func(a, b variant) int { return a.line - b.line })
+		for _, v := range vs {
+			out[enum] = append(out[enum], v.name)
 		}
 	}
 	return out

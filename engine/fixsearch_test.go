@@ -88,10 +88,61 @@ fn main() {
     println!("{:?}", data.shape);
 }
 `, "Call `.dequantize()` on `weights` on line 7", "weights.dequantize().into_data_as"},
+		{"an array of one dimension too many", `use burn::tensor::{Device, Tensor};
+use burn::tensor::ops::PadMode;
+
+fn main() {
+    let device = Device::default();
+    let image = Tensor::<2>::ones([4, 4], &device);
+    let padded = image.pad([(1, 1), (1, 1), (1, 1)], PadMode::Constant(0.0));
+    println!("{:?}", padded.dims());
+}
+`, "Change `[(1, 1), (1, 1), (1, 1)]` to `[(1, 1), (1, 1)]` on line 7", "image.pad([(1, 1), (1, 1)],"},
+		{"a setting left out", `use burn::nn::loss::PoissonNllLossConfig;
+
+fn main() {
+    let loss = PoissonNllLossConfig::new().with_eps(-1.0).with_full(true).init();
+    println!("{}", loss.eps);
+}
+`, "Change `-1.0` to `1.0` on line 4", "with_eps(1.0)"},
+		{"a tensor of one rank more", `use burn::tensor::{Device, Tensor};
+use burn::tensor::linalg::matvec;
+
+fn main() {
+    let device = Device::default();
+    let weights = Tensor::<1>::ones([4], &device);
+    let x = Tensor::<1>::ones([4], &device);
+    println!("{:?}", matvec(weights, x).dims());
+}
+`, "Call `.unsqueeze::<2>()` on `weights` on line 8", "matvec(weights.unsqueeze::<2>(), x)"},
+		{"the tracked tensor for its plain copy", `use burn::tensor::{Device, Tensor};
+
+fn main() {
+    let device = Device::default().autodiff();
+    let w = Tensor::<2>::ones([4, 2], &device).require_grad();
+    let w_eval = w.clone().inner();
+    let grads = w.clone().sum().backward();
+    let g = w_eval.grad(&grads);
+    println!("{:?}", g.map(|g| g.dims()));
+}
+`, "Use `w` instead of `w_eval` on line 8", "let g = w.grad(&grads);"},
+		{"autodiff on a device of a list", `use burn::tensor::Device;
+use burn::tensor::distributed::{DistributedConfig, DistributedContext, ReduceOperation};
+
+fn main() {
+    let devices = vec![Device::cuda(0).autodiff(), Device::cuda(1)];
+    let config = DistributedConfig { all_reduce_op: ReduceOperation::Sum };
+    let _ctx = DistributedContext::init(devices, config);
+}
+`, "Call `.autodiff()` on `Device::cuda(1)` on line 5", "Device::cuda(1).autodiff()]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, fix := runFix(t, searchConfig, c.snippet)
+			config := searchConfig
+			if strings.Contains(c.snippet, "cuda") {
+				config = "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"autodiff\"] }\n[package.metadata.playground]\nhardware = { cuda = 2 }\n"
+			}
+			res, fix := runFix(t, config, c.snippet)
 			if res.Status != engine.StatusPanicked {
 				t.Fatalf("status %s, want panicked:\n%s", res.Status, Summary(res))
 			}
@@ -101,7 +152,7 @@ fn main() {
 			if fix.Title != c.title {
 				t.Errorf("fix %q, want %q", fix.Title, c.title)
 			}
-			req := engine.ApplyFix(engine.Request{Config: searchConfig, Snippet: c.snippet}, *fix)
+			req := engine.ApplyFix(engine.Request{Config: config, Snippet: c.snippet}, *fix)
 			if !strings.Contains(req.Snippet, c.fixed) {
 				t.Errorf("the fixed program has no %q:\n%s", c.fixed, req.Snippet)
 			}

@@ -97,6 +97,9 @@ var scaleDtypeNames = [...]string{"F32", "F16", "BF16", "UE8M0", "UE4M3"}
 
 func (d ScaleDtype) String() string { return scaleDtypeNames[d] }
 
+// ScaleDtypeNames are ScaleDtype's variants, in cubecl's order.
+func ScaleDtypeNames() []string { return scaleDtypeNames[:] }
+
 // ParseScaleDtype reads a ScaleDtype variant name.
 func ParseScaleDtype(name string) (ScaleDtype, bool) {
 	for i, n := range scaleDtypeNames {
