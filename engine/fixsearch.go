@@ -31,7 +31,7 @@ import (
 const (
 	maxSearchSites = 12
 	maxSearchRuns  = 48
-	maxSiteValues  = 8
+	maxSiteValues  = 5
 	// A search is not tried after a run this large: no changed program
 	// would finish within the budget.
 	maxSearchedSteps = interp.DefaultStepLimit / 8
@@ -169,6 +169,7 @@ const (
 	kindValue  = iota // a number, a bool, a unit variant, an array's length
 	kindDevice        // another device for a tensor, or autodiff on a device
 	kindMethod        // a conversion of a tensor (`.dequantize()`, `.int()`)
+	kindData          // an element of a tensor's data
 	kindDrop          // a setting left out (`.with_eps(0.0)`, `Some(0.0)`)
 	numKinds
 )
@@ -180,12 +181,12 @@ func kindOrder(message string) [numKinds]int {
 	switch {
 	case strings.Contains(m, "device") || strings.Contains(m, "backend") || strings.Contains(m, "autodiff") ||
 		strings.Contains(m, "capture") || strings.Contains(m, "variant"):
-		return [numKinds]int{kindDevice: 0, kindValue: 1, kindMethod: 2, kindDrop: 3}
+		return [numKinds]int{kindDevice: 0, kindValue: 1, kindMethod: 2, kindData: 3, kindDrop: 4}
 	case strings.Contains(m, "quantiz") || strings.Contains(m, "dtype") || strings.Contains(m, "kind") ||
 		strings.Contains(m, "scalar") || strings.Contains(m, "float") || strings.Contains(m, "bool"):
-		return [numKinds]int{kindMethod: 0, kindValue: 1, kindDevice: 2, kindDrop: 3}
+		return [numKinds]int{kindMethod: 0, kindValue: 1, kindDevice: 2, kindData: 3, kindDrop: 4}
 	}
-	return [numKinds]int{kindValue: 0, kindMethod: 1, kindDevice: 2, kindDrop: 3}
+	return [numKinds]int{kindValue: 0, kindMethod: 1, kindDevice: 2, kindData: 3, kindDrop: 4}
 }
 
 // tensorMethods are the conversions tried on a tensor variable, each for
@@ -236,7 +237,7 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 			zone, dist = 4, max(at.Start-anchor.End, 0)
 		}
 		switch {
-		case kind == kindValue && said.has(src[at.Start:at.End]):
+		case (kind == kindValue || kind == kindData) && said.has(src[at.Start:at.End]):
 			zone = 0
 		case inCond && !panicked:
 			zone = 1
@@ -300,10 +301,20 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 			continue
 		}
 		switch {
-		case t.Kind == syntax.Int:
-			addSite(intSite(toks, i, ints))
-		case t.Kind == syntax.Float:
-			addSite(floatSite(toks, i, floats))
+		case t.Kind == syntax.Int || t.Kind == syntax.Float:
+			s := intSite(toks, i, ints)
+			if t.Kind == syntax.Float {
+				s = floatSite(toks, i, floats)
+			}
+			if inData(toks, i) {
+				// An element of a tensor's data is tried after the rest.
+				old := src[s.r.Start:s.r.End]
+				for _, v := range s.values {
+					add(kindData, s.r, edit{r: s.r, text: v, title: fmt.Sprintf("Change `%s` to `%s`", old, v)})
+				}
+				continue
+			}
+			addSite(s)
 		case t.Kind == syntax.Keyword && (t.Text == "true" || t.Text == "false"):
 			addSite(site{r: t.Range, values: []string{strconv.FormatBool(t.Text != "true")}})
 		case t.Kind == syntax.Ident && i >= 2 && toks[i-1].Text == "::" && toks[i-2].Text == "Device" &&
@@ -342,6 +353,17 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 				r := source.Range{Start: t.Range.Start, End: toks[end].Range.End}
 				add(kindDrop, r, edit{r: r, text: "None", title: fmt.Sprintf("Change `%s` to `None`", titleText(src[r.Start:r.End]))})
 			}
+		case t.Text == "..=" && speaksOf(lower, []string{"index", "out of bounds", "out of range"}):
+			add(kindValue, t.Range, edit{r: t.Range, text: "..", title: "Change `..=` to `..`"})
+		case t.Text == "len" && i >= 1 && toks[i-1].Text == "." && i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Text == ")" &&
+			speaksOf(lower, []string{"index", "out of bounds", "out of range"}):
+			at := source.Range{Start: toks[i+2].Range.End, End: toks[i+2].Range.End}
+			add(kindValue, t.Range, edit{r: at, text: " - 1", title: "Subtract 1 from `.len()`"})
+		case t.Text == "Tensor" && i+4 < len(toks) && toks[i+1].Text == "::" && toks[i+2].Text == "<" && toks[i+3].Kind == syntax.Int &&
+			speaksOf(lower, []string{"rank", "dimension", "dims"}):
+			for _, e := range rankEdits(toks, i, src) {
+				add(kindMethod, e.r, e)
+			}
 		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]) && !isData(toks, i):
 			for _, e := range arrayEdits(toks, i, src) {
 				add(kindValue, e.r, e)
@@ -368,6 +390,16 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 				if rank > 1 {
 					add(kindMethod, t.Range, edit{r: at, text: fmt.Sprintf(".squeeze_dim::<%d>(0)", rank-1),
 						title: fmt.Sprintf("Call `.squeeze_dim::<%d>(0)` on `%s`", rank-1, t.Text)})
+				}
+			}
+			if shape, ok := labelShape(label); ok && t.Range.Start >= anchor.Start && t.Range.End <= anchor.End {
+				// The shape the message says it should have, with as many
+				// elements (`targets ([1, 3]) ... logits ([3, 1])`).
+				for _, want := range said.shapes {
+					if elements(want) == elements(shape) && !slices.Equal(want, shape) && len(want) == len(shape) {
+						text := fmt.Sprintf(".reshape(%s)", shapeText(want))
+						add(kindMethod, t.Range, edit{r: at, text: text, title: fmt.Sprintf("Call `%s` on `%s`", text, t.Text)})
+					}
 				}
 			}
 			if t.Range.Start >= anchor.Start && t.Range.End <= anchor.End && speaksOf(lower, []string{"autodiff", "grad"}) &&
@@ -430,6 +462,40 @@ func labelRank(label string) (int, bool) {
 	return n, err == nil
 }
 
+// labelShape is the shape a hint's label gives (`... · [2, 3] · ...`).
+func labelShape(label string) ([]int64, bool) {
+	for _, part := range strings.Split(label, " · ") {
+		if strings.HasPrefix(part, "[") && strings.HasSuffix(part, "]") {
+			var shape []int64
+			for _, f := range strings.Split(part[1:len(part)-1], ", ") {
+				n, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					return nil, false
+				}
+				shape = append(shape, n)
+			}
+			return shape, true
+		}
+	}
+	return nil, false
+}
+
+func elements(shape []int64) int64 {
+	n := int64(1)
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+func shapeText(shape []int64) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // trackedTensors are up to three autodiff tensors the program binds
 // before t, in the order it binds them.
 func trackedTensors(tensors map[int]string, toks []syntax.Token, t syntax.Token) []string {
@@ -462,10 +528,34 @@ func literalsOnly(toks []syntax.Token) bool {
 type mentioned struct {
 	words   map[string]bool
 	numbers []float64
+	shapes  [][]int64 // `[3, 1]`
 }
 
 func mentions(message string) mentioned {
 	m := mentioned{words: map[string]bool{}}
+	for rest := message; ; {
+		open := strings.IndexByte(rest, '[')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open:], ']')
+		if end < 0 {
+			break
+		}
+		var shape []int64
+		for _, f := range strings.Split(rest[open+1:open+end], ",") {
+			n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+			if err != nil || n < 0 {
+				shape = nil
+				break
+			}
+			shape = append(shape, n)
+		}
+		if len(shape) > 0 {
+			m.shapes = append(m.shapes, shape)
+		}
+		rest = rest[open+end:]
+	}
 	for _, w := range strings.FieldsFunc(message, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
@@ -615,6 +705,29 @@ func opensArray(prev syntax.Token) bool {
 	return false
 }
 
+// inData reports whether toks[i] is inside an array that is a tensor's
+// data (isData).
+func inData(toks []syntax.Token, i int) bool {
+	depth := 0
+	for k := i - 1; k >= 0; k-- {
+		switch toks[k].Text {
+		case ")", "]", "}":
+			depth++
+		case "(", "{":
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case "[":
+			if depth == 0 {
+				return k >= 1 && opensArray(toks[k-1]) && isData(toks, k) || inData(toks, k)
+			}
+			depth--
+		}
+	}
+	return false
+}
+
 // isData reports whether the array at toks[open] is a tensor's data: an
 // argument of a data constructor (`from_floats([..])`), or of floats or
 // bytes. Leaving one of its elements out would drop the program's data.
@@ -679,6 +792,48 @@ func arrayEdits(toks []syntax.Token, open int, src string) []edit {
 	change(append(slices.Clone(parts), parts[len(parts)-1]))
 	if parts[len(parts)-1] != "1" {
 		change(append(slices.Clone(parts), "1"))
+	}
+	// An array of one number repeated (`[0, 0]`, a stride of both
+	// dimensions) changes as one.
+	if k := open + 1; len(parts) > 1 && toks[k].Kind == syntax.Int && !slices.ContainsFunc(parts, func(p string) bool { return p != parts[0] }) {
+		for _, v := range intSite(toks, k, nil).values {
+			change(slices.Repeat([]string{v}, len(parts)))
+		}
+	}
+	return out
+}
+
+// rankEdits change the rank of a tensor the program makes from a shape
+// (`Tensor::<1>::ones([8], ..)`): one more, with a leading dimension of 1
+// (`Tensor::<2>::ones([1, 8], ..)`), or one less, without a leading 1.
+func rankEdits(toks []syntax.Token, at int, src string) []edit {
+	rankTok := toks[at+3]
+	rank, err := strconv.Atoi(rankTok.Value)
+	gt := at + 4
+	for gt < len(toks) && toks[gt].Text != ">" {
+		gt++
+	}
+	if err != nil || gt+4 >= len(toks) || toks[gt+1].Text != "::" || toks[gt+2].Kind != syntax.Ident || toks[gt+3].Text != "(" || toks[gt+4].Text != "[" {
+		return nil
+	}
+	open := gt + 4
+	end := closing(toks, open)
+	if end < 0 || !literalsOnly(toks[open+1:end]) {
+		return nil
+	}
+	inner := src[toks[open].Range.End:toks[end].Range.Start]
+	whole := source.Range{Start: toks[at].Range.Start, End: toks[end].Range.End}
+	head := src[toks[at].Range.Start:rankTok.Range.Start]
+	mid := src[rankTok.Range.End:toks[open].Range.Start]
+	title := func(rank int, shape string) string {
+		return fmt.Sprintf("Make it a `Tensor::<%d>` of shape `%s`", rank, titleText(shape))
+	}
+	var out []edit
+	more := "[1, " + inner + "]"
+	out = append(out, edit{r: whole, text: head + strconv.Itoa(rank+1) + mid + more, title: title(rank+1, more)})
+	if first, rest, ok := strings.Cut(inner, ","); ok && rank > 1 && strings.TrimSpace(first) == "1" {
+		less := "[" + strings.TrimSpace(rest) + "]"
+		out = append(out, edit{r: whole, text: head + strconv.Itoa(rank-1) + mid + less, title: title(rank-1, less)})
 	}
 	return out
 }

@@ -135,6 +135,34 @@ fn main() {
     let _ctx = DistributedContext::init(devices, config);
 }
 `, "Call `.autodiff()` on `Device::cuda(1)` on line 5", "Device::cuda(1).autodiff()]"},
+		{"the shape the message names", `use burn::nn::loss::BinaryCrossEntropyLossConfig;
+use burn::prelude::*;
+
+fn main() {
+    let device = Device::flex();
+    let logits = Tensor::<2>::from_data([[0.3], [-1.2], [2.0]], &device);
+    let targets = Tensor::<2, Int>::from_data([[1, 0, 1]], &device);
+    let loss = BinaryCrossEntropyLossConfig::new().with_logits(true).init(&device).forward(logits, targets);
+    println!("{}", loss.into_scalar::<f32>());
+}
+`, "Call `.reshape([1, 3])` on `logits` on line 8", "forward(logits.reshape([1, 3]), targets)"},
+		{"an array of one number repeated", `use burn::tensor::module::avg_pool2d;
+use burn::tensor::{Device, Tensor};
+
+fn main() {
+    let device = Device::default();
+    let features = Tensor::<4>::ones([1, 8, 6, 6], &device);
+    let pooled = avg_pool2d(features, [2, 2], [0, 0], [0, 0], true, false);
+    println!("{:?}", pooled.dims());
+}
+`, "Change `[0, 0]` to `[1, 1]` on line 7", "[2, 2], [1, 1], [0, 0]"},
+		{"an index one past the end", `use burn::data::dataset::{Dataset, InMemDataset};
+
+fn main() {
+    let words = InMemDataset::new(vec!["a", "b", "c"]);
+    println!("{:?}", words.get(words.len()).unwrap());
+}
+`, "Subtract 1 from `.len()` on line 5", "words.get(words.len() - 1)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
