@@ -9,6 +9,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
+	"github.com/dispatch-playground/playground/engine/similar"
 	"github.com/dispatch-playground/playground/engine/source"
 )
 
@@ -294,7 +295,7 @@ func (p *parser) checkTopLevel() {
 		if contains(cargoTopLevelKeys, name) {
 			continue
 		}
-		if suggestion, ok := suggest(name, readTopLevelKeys); ok {
+		if suggestion, ok := similar.Name(name, readTopLevelKeys); ok {
 			p.add(warnUnusedManifestKey(quoteKey(name), p.doc.root.get(name).key, suggestion))
 		}
 	}

@@ -512,17 +512,3 @@ func TestAdmitsBurnRelease(t *testing.T) {
 		}
 	}
 }
-
-func TestSuggest(t *testing.T) {
-	candidates := []string{"cuda", "cpu", "wgpu", "webgpu", "ndarray"}
-	tests := map[string]string{
-		"cudaa": "cuda", "CUDA": "cuda", "cdua": "cuda", "wpgu": "wgpu", "ndarry": "ndarray",
-		"quantum": "", "x": "", "cuda": "",
-	}
-	for name, want := range tests {
-		got, ok := suggest(name, candidates)
-		if got != want || ok != (want != "") {
-			t.Errorf("suggest(%q) = %q, %v; want %q", name, got, ok, want)
-		}
-	}
-}

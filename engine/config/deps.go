@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/similar"
 )
 
 // burnCrates are the packages whose declarations decide the dispatch
@@ -248,7 +249,7 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 		case "artifact", "target":
 			// Artifact dependencies do not change features.
 		default:
-			suggestion, _ := suggest(key, dependencyKeys)
+			suggestion, _ := similar.Name(key, dependencyKeys)
 			p.add(warnUnusedManifestKey(d.table+"."+quoteKey(d.name)+"."+quoteKey(key), v.key, suggestion))
 		}
 	}
@@ -395,7 +396,7 @@ func errUnknownFeatureToken(pkg string, t token, at *value) diag.Diagnostic {
 	d := errUnknownFeature(pkg, t.feature, at, burnGraph.features(pkg))
 	for i := range d.Fixes {
 		for j := range d.Fixes[i].Edits {
-			if s, ok := suggest(t.feature, burnGraph.features(pkg)); ok {
+			if s, ok := similar.Name(t.feature, burnGraph.features(pkg)); ok {
 				d.Fixes[i].Edits[j].NewText = quoteLike(at, t.crate+sep+s)
 			}
 		}

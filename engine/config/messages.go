@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/similar"
 	"github.com/dispatch-playground/playground/engine/source"
 )
 
@@ -158,7 +159,7 @@ func warnNoSource(dep string, span source.Range) diag.Diagnostic {
 // package lacks; the closest feature, if any, becomes a one-click fix.
 func errUnknownFeature(pkg, feature string, at *value, features []string) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeUnknownFeature, at.span, fmt.Sprintf("package `%s` does not have the feature `%s`", pkg, feature))
-	if suggestion, ok := suggest(feature, features); ok {
+	if suggestion, ok := similar.Name(feature, features); ok {
 		fix := replaceString(fmt.Sprintf("Use the `%s` feature", suggestion), at, suggestion)
 		return withSuggestion(d, suggestion, &fix)
 	}
@@ -230,7 +231,7 @@ func errUnknownKey(name string, key source.Range, valid []string) diag.Diagnosti
 	}
 	d := newDiagnostic(diag.Error, CodeUnknownKey, key,
 		fmt.Sprintf("unknown field `%s`, expected one of %s", name, strings.Join(quoted, ", ")))
-	suggestion, _ := suggest(name, valid)
+	suggestion, _ := similar.Name(name, valid)
 	fix := replaceFix(fmt.Sprintf("Rename to `%s`", suggestion), key, suggestion)
 	return withSuggestion(d, suggestion, &fix)
 }
@@ -266,7 +267,7 @@ func warnBurnDeviceUnknown(raw string, at *value, names []string) diag.Diagnosti
 	d := newDiagnostic(diag.Warning, diag.Slug(msgUnknownBurnDevice), span, msg)
 	d.PanicID = "disp-burn-device-unknown"
 	d.Help = []string{"Device::default() panics with this message; BURN_DEVICE takes one of " + strings.Join(names, ", ")}
-	if suggestion, ok := suggest(strings.ToLower(raw), names); ok {
+	if suggestion, ok := similar.Name(strings.ToLower(raw), names); ok {
 		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
 		d = withSuggestion(d, suggestion, &fix)
 	}
@@ -302,7 +303,7 @@ func errCannotHost(device string, at *value) diag.Diagnostic {
 func errUnknownServerDevice(device string, at *value, names []string) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
 		fmt.Sprintf("unknown server device `%s`, expected one of %s", device, strings.Join(names, ", ")))
-	if suggestion, ok := suggest(device, names); ok {
+	if suggestion, ok := similar.Name(device, names); ok {
 		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
 		d = withSuggestion(d, suggestion, &fix)
 	}
@@ -339,7 +340,7 @@ func errUnknownFault(fault string, at *value, faults []string) diag.Diagnostic {
 func errUnknownChoice(what, got string, at *value, choices []string) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidConfig, at.span,
 		fmt.Sprintf("unknown %s `%s`, expected one of %s", what, got, strings.Join(choices, ", ")))
-	if suggestion, ok := suggest(got, choices); ok {
+	if suggestion, ok := similar.Name(got, choices); ok {
 		fix := replaceString(fmt.Sprintf("Use `%s`", suggestion), at, suggestion)
 		d = withSuggestion(d, suggestion, &fix)
 	}

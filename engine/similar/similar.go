@@ -1,12 +1,15 @@
-package config
+// Package similar finds the name a person most likely meant: rustc's and
+// Cargo's "a name with a similar name exists", for a misspelt feature, key,
+// variable or method.
+package similar
 
 import "strings"
 
-// suggest returns the candidate closest to name, if it is close enough to
+// Name returns the candidate closest to name, if it is close enough to
 // be what the user meant: an edit distance (with transpositions, ignoring
 // case) of at most a third of the name's length, and at least 1. Ties go
 // to the earlier candidate.
-func suggest(name string, candidates []string) (string, bool) {
+func Name(name string, candidates []string) (string, bool) {
 	limit := len(name) / 3
 	if limit < 1 {
 		limit = 1
