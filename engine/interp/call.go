@@ -13,6 +13,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/diag"
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/rstd"
+	"github.com/dispatch-playground/playground/engine/similar"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -840,8 +841,14 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 			hints = []dispatch.FixHint{{Title: fmt.Sprintf("Enable the `%s` feature of burn", ue.Feature), Arg: dispatch.NoArg, AddFeature: ue.Feature}}
 		}
 		fixes = in.fixes(hints, site, inputs)
+		help := ue.Help
+		if near, what, at, ok := in.similarTensorItem(call, ue.Code, nameRange); ok && len(fixes) == 0 {
+			// rustc's help for a misspelt method of Tensor, and its edit.
+			help = append(help[:len(help):len(help)], fmt.Sprintf("there is %s `%s` with a similar name", what, near))
+			fixes = []diag.Fix{{Title: fmt.Sprintf("Use `%s`", near), Edits: []diag.Edit{{File: diag.MainRS, Range: at, NewText: near}}}}
+		}
 		in.report(diag.Diagnostic{Code: ue.Code, Severity: diag.Error, Phase: diag.Check, Message: ue.Message,
-			File: diag.MainRS, Range: r, Help: ue.Help, Fixes: fixes})
+			File: diag.MainRS, Range: r, Help: help, Fixes: fixes})
 		if in.opts.Mode == Run {
 			return nil, stop
 		}
@@ -890,6 +897,49 @@ func (in *interp) burnAt(call dispatch.Call, site, nameRange source.Range, input
 	in.report(diag.Diagnostic{Code: "playground-internal-error", Severity: diag.Error,
 		Message: err.Error(), File: diag.MainRS, Range: site})
 	return unknown, nil
+}
+
+// similarTensorItem is the method of Tensor (or, for `Tensor::name`, the
+// associated function) closest to a name Burn does not have, with what
+// rustc calls it and the range of the name to replace: the method's name,
+// or the path's last segment in the call r covers.
+func (in *interp) similarTensorItem(call dispatch.Call, code string, r source.Range) (name, what string, at source.Range, ok bool) {
+	switch {
+	case code == "unknown-method" && call.Path == nil:
+		t, isTensor := dispatch.Deref(call.Recv).(*dispatch.Tensor)
+		if !isTensor {
+			return "", "", r, false
+		}
+		name, ok = similar.Name(call.Method, tensorItems(t.KindName(), true))
+		return name, "a method", r, ok && in.src.Slice(r) == call.Method
+	case code == "unknown-function" && len(call.Path) >= 2 && call.Path[len(call.Path)-2] == "Tensor":
+		last := call.Path[len(call.Path)-1]
+		name, ok = similar.Name(last, tensorItems("", false))
+		text := in.src.Slice(r)
+		if p := strings.IndexByte(text, '('); p >= 0 {
+			text = text[:p]
+		}
+		j := strings.LastIndex(text, last)
+		if j < 0 {
+			return "", "", r, false
+		}
+		return name, "an associated function", source.Range{Start: r.Start + j, End: r.Start + j + len(last)}, ok
+	}
+	return "", "", r, false
+}
+
+// tensorItems are the names of Tensor's methods for a kind, or of its
+// associated functions, in the order of Burn's API table.
+func tensorItems(kind string, methods bool) []string {
+	var out []string
+	for _, it := range burnapi.Default().Items {
+		if it.Path != "burn_tensor::Tensor" || !it.ForKind(kind) || (it.Kind == "method") != methods ||
+			!methods && it.Kind != "assoc" || slices.Contains(out, it.Name) {
+			continue
+		}
+		out = append(out, it.Name)
+	}
+	return out
 }
 
 // wrongKind reports rustc's error for a method of Tensor that Burn

@@ -11,6 +11,7 @@ import (
 	"github.com/dispatch-playground/playground/engine/dispatch"
 	"github.com/dispatch-playground/playground/engine/nn"
 	"github.com/dispatch-playground/playground/engine/rstd"
+	"github.com/dispatch-playground/playground/engine/similar"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -664,8 +665,14 @@ func (in *interp) path(e *syntax.PathExpr) (value, *signal) {
 				// `use cubecl::prelude::*;` brings ABSOLUTE_POS_X in.
 				return in.otherCrateCall(crate, []string{crate, names[0]}, e.Range), nil
 			}
-			in.report(diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
-				Message: fmt.Sprintf("cannot find value `%s` in this scope", names[0]), File: diag.MainRS, Range: e.Range})
+			d := diag.Diagnostic{Code: "unknown-variable", Severity: diag.Error,
+				Message: fmt.Sprintf("cannot find value `%s` in this scope", names[0]), File: diag.MainRS, Range: e.Range}
+			if near, ok := similar.Name(names[0], in.scope.names()); ok {
+				// rustc's help, and its edit.
+				d.Help = []string{fmt.Sprintf("a local variable with a similar name exists: `%s`", near)}
+				d.Fixes = []diag.Fix{{Title: fmt.Sprintf("Use `%s`", near), Edits: []diag.Edit{{File: diag.MainRS, Range: e.Range, NewText: near}}}}
+			}
+			in.report(d)
 			return unknown, nil
 		}
 	}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/cfg"
@@ -142,6 +143,24 @@ type scope struct {
 	// later `let` of this scope shadowed, which live to its end (live.go).
 	caller   *scope
 	shadowed []*binding
+}
+
+// names are the variables s sees, in their declaration order.
+func (s *scope) names() []string {
+	var bs []*binding
+	for ; s != nil; s = s.parent {
+		for _, b := range s.vars {
+			bs = append(bs, b)
+		}
+	}
+	slices.SortFunc(bs, func(a, b *binding) int { return a.decl.Start - b.decl.Start })
+	out := make([]string, 0, len(bs))
+	for _, b := range bs {
+		if !slices.Contains(out, b.name) {
+			out = append(out, b.name)
+		}
+	}
+	return out
 }
 
 func (s *scope) lookup(name string) *binding {

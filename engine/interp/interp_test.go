@@ -259,3 +259,39 @@ fn main() {
     println!("{:?} {:?}", ids.sum().dims(), doubled);
 }`, "[1] [2, 4]\n")
 }
+
+// TestSimilarVariable: a misspelt variable gets rustc's help and its edit.
+func TestSimilarVariable(t *testing.T) {
+	d := reports(t, "fn main() { let weights = 2; let total = weight + 1; }", "unknown-variable", "cannot find value `weight` in this scope")
+	if len(d.Help) != 1 || d.Help[0] != "a local variable with a similar name exists: `weights`" {
+		t.Errorf("help %q", d.Help)
+	}
+	if len(d.Fixes) != 1 || d.Fixes[0].Title != "Use `weights`" || d.Fixes[0].Edits[0].NewText != "weights" {
+		t.Errorf("fixes %+v", d.Fixes)
+	}
+	if d := reports(t, "fn main() { let lr = 2; let total = rate + 1; }", "unknown-variable", "cannot find value `rate` in this scope"); len(d.Fixes) != 0 {
+		t.Errorf("a name nothing resembles got %+v", d.Fixes)
+	}
+}
+
+// TestSimilarTensorMethod: a misspelt method or associated function of
+// Tensor gets rustc's help and its edit.
+func TestSimilarTensorMethod(t *testing.T) {
+	d := reports(t, `use burn::tensor::{Device, Tensor};
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<2>::ones([2, 3], &device);
+    let y = x.unsqeeze::<3>();
+}`, "unknown-method", "no method named `unsqeeze` found for struct `Tensor` in the current scope")
+	if len(d.Fixes) != 1 || d.Fixes[0].Title != "Use `unsqueeze`" || len(d.Help) == 0 || d.Help[len(d.Help)-1] != "there is a method `unsqueeze` with a similar name" {
+		t.Errorf("help %q fixes %+v", d.Help, d.Fixes)
+	}
+	d = reports(t, `use burn::tensor::{Device, Tensor};
+fn main() {
+    let device = Device::default();
+    let x = Tensor::<2>::zeroes([2, 3], &device);
+}`, "unknown-function", "no function or associated item named `zeroes` found for struct `Tensor` in the current scope")
+	if len(d.Fixes) != 1 || d.Fixes[0].Title != "Use `zeros`" {
+		t.Errorf("help %q fixes %+v", d.Help, d.Fixes)
+	}
+}
