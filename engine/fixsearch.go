@@ -83,7 +83,7 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 		budget -= d.Steps
 		// The changed program must run the code that panicked: one that
 		// steps around it is not mended.
-		if got.Status != StatusOK || !d.Reached || !got.Complete {
+		if got.Status != StatusOK || !d.Reached && !e.removesAnchor || !got.Complete {
 			continue
 		}
 		return Fix{
@@ -161,6 +161,9 @@ type edit struct {
 	r     source.Range
 	text  string
 	title string
+	// removesAnchor marks the edit that leaves out the statement that
+	// panicked: the changed program cannot run it.
+	removesAnchor bool
 }
 
 // Kinds of edits, in the order the search tries them unless the panic's
@@ -200,6 +203,8 @@ var tensorMethods = []struct {
 	{".float()", []string{"float", "kind", "dtype"}},
 	{".inner()", []string{"autodiff"}},
 	{".require_grad()", []string{"grad"}},
+	// A tensor of several elements read as a scalar: their mean.
+	{".mean()", []string{"into_scalar", "invalidshape { expected: 1"}},
 }
 
 // speaksOf reports whether a lowercased message has one of the words.
@@ -260,6 +265,12 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 		}
 	}
 	isDevice := func(name string) bool { return slices.Contains(devices, name) }
+	autodiffDevice := map[string]bool{}
+	for _, b := range lets {
+		if b.device && b.autodiff {
+			autodiffDevice[b.name] = true
+		}
+	}
 	bound := map[string]bool{}
 	for _, b := range lets {
 		bound[b.name] = true
@@ -353,6 +364,20 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 				r := source.Range{Start: t.Range.Start, End: toks[end].Range.End}
 				add(kindDrop, r, edit{r: r, text: "None", title: fmt.Sprintf("Change `%s` to `None`", titleText(src[r.Start:r.End]))})
 			}
+		case t.Kind == syntax.String && strings.HasPrefix(t.Value, "http://") && speaksOf(lower, []string{"http:"}):
+			// A WebSocket server's address written with the page's scheme.
+			r := source.Range{Start: t.Range.Start + 1, End: t.Range.Start + 1 + len("http")}
+			if src[r.Start:r.End] == "http" {
+				add(kindValue, t.Range, edit{r: r, text: "ws", title: "Change `http://` to `ws://`"})
+			}
+		case (t.Text == ";" || t.Text == "{") && i+1 < len(toks) && toks[i+1].Range.Start == anchor.Start &&
+			speaksOf(lower, []string{"not supported", "already"}):
+			// A call Burn does not take here, as a statement of its own:
+			// it is left out (`capture.seed(42);` inside a capture).
+			if stmtEnd := statementEnd(toks, i+1); stmtEnd > 0 && toks[stmtEnd].Range.Start >= anchor.End {
+				r := source.Range{Start: toks[i+1].Range.Start, End: toks[stmtEnd].Range.End}
+				add(kindDrop, anchor, edit{r: r, text: "", title: fmt.Sprintf("Remove `%s`", titleText(src[r.Start:r.End])), removesAnchor: true})
+			}
 		case t.Text == "..=" && speaksOf(lower, []string{"index", "out of bounds", "out of range"}):
 			add(kindValue, t.Range, edit{r: t.Range, text: "..", title: "Change `..=` to `..`"})
 		case t.Text == "len" && i >= 1 && toks[i-1].Text == "." && i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Text == ")" &&
@@ -376,6 +401,10 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 					if d != t.Text {
 						add(kindDevice, t.Range, edit{r: t.Range, text: d, title: fmt.Sprintf("Use the device `%s` instead of `%s`", d, t.Text)})
 					}
+				}
+				if !autodiffDevice[t.Text] && !(i+2 < len(toks) && toks[i+1].Text == "." && toks[i+2].Text == "autodiff") {
+					at := source.Range{Start: t.Range.End, End: t.Range.End}
+					add(kindDevice, t.Range, edit{r: at, text: ".autodiff()", title: fmt.Sprintf("Use `%s.autodiff()` here", t.Text)})
 				}
 				continue
 			}
@@ -436,7 +465,7 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 	out := make([]edit, 0, min(len(cands), maxSearchRuns))
 	seen := map[edit]bool{}
 	for _, c := range cands {
-		key := edit{r: c.r, text: c.text}
+		key := edit{r: c.r, text: c.text, removesAnchor: c.removesAnchor}
 		if seen[key] {
 			continue
 		}
@@ -676,6 +705,30 @@ func isUse(toks []syntax.Token, i int) bool {
 		}
 	}
 	return true
+}
+
+// statementEnd is the index of the `;` that ends the expression statement
+// starting at toks[start], or -1 when it is not one (a `let`, an item).
+func statementEnd(toks []syntax.Token, start int) int {
+	if toks[start].Kind == syntax.Keyword {
+		return -1
+	}
+	depth := 0
+	for k := start; k < len(toks); k++ {
+		switch toks[k].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth--; depth < 0 {
+				return -1
+			}
+		case ";":
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // closing is the index of the token that closes the one at open, or -1.

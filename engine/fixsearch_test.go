@@ -296,3 +296,27 @@ fn main() {
 		})
 	}
 }
+
+// TestSimilarNameFixesRun: the edit of rustc's "a similar name exists" for
+// a misspelt variable, method or associated function makes the program run.
+func TestSimilarNameFixesRun(t *testing.T) {
+	const head = "use burn::tensor::{Device, Tensor};\nfn main() {\n    let device = Device::default();\n"
+	for _, c := range []struct{ body, title string }{
+		{"    let x = Tensor::<2>::zeroes([2, 3], &device);\n    println!(\"{:?}\", x.dims());\n}\n", "Use `zeros`"},
+		{"    let x = Tensor::<2>::zeros([2, 3], &device);\n    println!(\"{:?}\", x.unsqeeze::<3>().dims());\n}\n", "Use `unsqueeze`"},
+		{"    let weights = Tensor::<2>::zeros([2, 3], &device);\n    println!(\"{:?}\", weight.dims());\n}\n", "Use `weights`"},
+	} {
+		req := engine.Request{Config: searchConfig, Snippet: head + c.body}
+		res := engine.Run(req)
+		if res.Status != engine.StatusRejected || len(res.Diagnostics) == 0 || len(res.Diagnostics[0].Fixes) == 0 {
+			t.Fatalf("%s: %s", c.title, Summary(res))
+		}
+		fix := res.Diagnostics[0].Fixes[0]
+		if fix.Title != c.title {
+			t.Errorf("fix %q, want %q", fix.Title, c.title)
+		}
+		if got := engine.Run(engine.ApplyFix(req, fix)); got.Status != engine.StatusOK {
+			t.Errorf("%s leaves %s:\n%s", c.title, got.Status, Summary(got))
+		}
+	}
+}
