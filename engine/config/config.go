@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -108,9 +109,33 @@ func readDocument(text string) (*document, *diag.Diagnostic) {
 	}
 	if perr != nil {
 		d := errInvalidTOML(perr.message, perr.span)
+		if fix, ok := closeAt(text, perr.span.Start); ok {
+			d.Fixes = []diag.Fix{fix}
+		}
 		return nil, &d
 	}
 	return doc, nil
+}
+
+// closeAt is the fix of a TOML syntax error that a missing closing or
+// separating character causes (`["cuda", "autodiff" }`): the first of `]`,
+// `,`, `}` and `"` which, put where the parser stopped, makes the whole
+// text read.
+func closeAt(text string, at int) (diag.Fix, bool) {
+	if at < 0 || at > len(text) {
+		return diag.Fix{}, false
+	}
+	// Right after the last value, not after the blanks that follow it.
+	for at > 0 && (text[at-1] == ' ' || text[at-1] == '\t') {
+		at--
+	}
+	for _, c := range []string{"]", ",", "}", `"`} {
+		fixed := text[:at] + c + text[at:]
+		if _, perr := buildDocument(fixed); perr == nil && decodeError(fixed) == nil {
+			return diag.Fix{Title: fmt.Sprintf("Insert `%s`", c), Edits: []diag.Edit{insertEdit(at, c)}}, true
+		}
+	}
+	return diag.Fix{}, false
 }
 
 // unreadable is the default Config, with the one error that kept the text

@@ -93,8 +93,15 @@ burn = { git = "https://github.com/tracel-ai/burn" }
 			name:     "features of a transitive dependency",
 			manifest: "[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\", \"dep:burn-train\"] }\n",
 			want: []wantDiag{
-				{diag.Error, "invalid-feature", `"burn-core/cuda"`, "feature `burn-core/cuda` in dependency `burn` is not allowed to contain slashes", ""},
+				{diag.Error, "invalid-feature", `"burn-core/cuda"`, "feature `burn-core/cuda` in dependency `burn` is not allowed to contain slashes", `"cuda"`},
 				{diag.Error, "invalid-feature", `"dep:burn-train"`, "feature `dep:burn-train` in dependency `burn` is not allowed to use explicit `dep:` syntax", ""},
+			},
+		},
+		{
+			name:     "a transitive dependency's feature burn names already",
+			manifest: "[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\", \"cuda\"] }\n",
+			want: []wantDiag{
+				{diag.Error, "invalid-feature", `"burn-core/cuda"`, "feature `burn-core/cuda` in dependency `burn` is not allowed to contain slashes", ""},
 			},
 		},
 		{
@@ -211,7 +218,7 @@ burn = { git = "https://github.com/tracel-ai/burn" }
 			want: []wantDiag{
 				{diag.Error, "invalid-config", "1", "invalid type: integer `1`, expected a string", ""},
 				{diag.Error, "invalid-config", "-1", "invalid device count `-1`, expected 0 to 16", ""},
-				{diag.Error, "invalid-config", `"2"`, `invalid type: string "2", expected a device count`, ""},
+				{diag.Error, "invalid-config", `"2"`, `invalid type: string "2", expected a device count`, "2"},
 				{diag.Error, "invalid-config", `"DiscreteGPU"`, "unknown wgpu adapter kind `DiscreteGPU`, expected one of DiscreteGpu, IntegratedGpu, VirtualGpu, Cpu", `"DiscreteGpu"`},
 				{diag.Error, "invalid-config", `"Tpu"`, "unknown wgpu adapter kind `Tpu`, expected one of DiscreteGpu, IntegratedGpu, VirtualGpu, Cpu", `"Cpu"`},
 				{diag.Error, "invalid-config", "1", "invalid type: integer `1`, expected a boolean", ""},

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -268,6 +269,33 @@ func (p *parser) readDetailedDependency(d *dependency, t *table) {
 	}
 }
 
+// slashFix mends `"burn-core/cuda"` in burn's features when burn has the
+// feature after the slash: it is named as burn's own, or left out when the
+// list names it already.
+func slashFix(d *dependency, i int) *diag.Fix {
+	f := d.features[i]
+	name := f.name[strings.LastIndex(f.name, "/")+1:]
+	if !burnGraph.known(d.pkg) || !burnGraph.hasFeature(d.pkg, name) {
+		return nil
+	}
+	for j, g := range d.features {
+		if j == i || g.name != name {
+			continue
+		}
+		r := f.at.span
+		switch {
+		case i+1 < len(d.features):
+			r.End = d.features[i+1].at.span.Start
+		case i > 0:
+			r.Start = d.features[i-1].at.span.End
+		}
+		fix := replaceFix(fmt.Sprintf("Remove `%s`: the list names `%s` already", f.name, name), r, "")
+		return &fix
+	}
+	fix := replaceString(fmt.Sprintf("Use %s's own `%s` feature", d.pkg, name), f.at, name)
+	return &fix
+}
+
 // checkDependency validates what a declaration of a Burn crate asks for.
 func (p *parser) checkDependency(d *dependency) {
 	for i := range d.features {
@@ -276,7 +304,7 @@ func (p *parser) checkDependency(d *dependency) {
 		case strings.HasPrefix(f.name, "dep:"):
 			p.add(errDepSyntaxFeature(d.name, f.name, f.at.span))
 		case strings.Contains(f.name, "/"):
-			p.add(errSlashFeature(d.name, f.name, f.at.span))
+			p.add(errSlashFeature(d.name, f.name, f.at.span, slashFix(d, i)))
 		case burnGraph.known(d.pkg) && !burnGraph.hasFeature(d.pkg, f.name):
 			p.add(errUnknownFeature(d.pkg, f.name, f.at, burnGraph.features(d.pkg)))
 		default:

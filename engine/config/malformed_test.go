@@ -132,3 +132,53 @@ func checkInvariants(t *testing.T, name, text string, c *Config, diags diag.List
 		t.Errorf("%.40q: AddFeatureEdit range %v outside the text", name, edit.Range)
 	}
 }
+
+// TestInvalidTOMLFix: a syntax error that a missing closing character
+// causes gets the insertion that makes the text read, after the value it
+// closes, and one no single character mends gets none.
+func TestInvalidTOMLFix(t *testing.T) {
+	tests := []struct{ manifest, fixed string }{
+		{"[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"autodiff\" }\n", "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"autodiff\"] }\n"},
+		{"[dependencies\nburn = \"0.22\"\n", "[dependencies]\nburn = \"0.22\"\n"},
+		{"[dependencies]\nburn = \"0.22\ntch = \"0.19\"\n", "[dependencies]\nburn = \"0.22\"\ntch = \"0.19\"\n"},
+		{"[dependencies]\nburn = = \"0.22\"\n", ""},
+	}
+	for _, tt := range tests {
+		_, diags := Parse(tt.manifest)
+		if len(diags) != 1 {
+			t.Fatalf("%q: %+v", tt.manifest, diags)
+		}
+		d := diags[0]
+		if tt.fixed == "" {
+			if len(d.Fixes) != 0 {
+				t.Errorf("%q: fix %+v", tt.manifest, d.Fixes)
+			}
+			continue
+		}
+		if len(d.Fixes) != 1 || len(d.Fixes[0].Edits) != 1 {
+			t.Fatalf("%q: fixes %+v", tt.manifest, d.Fixes)
+		}
+		e := d.Fixes[0].Edits[0]
+		if got := tt.manifest[:e.Range.Start] + e.NewText + tt.manifest[e.Range.End:]; got != tt.fixed {
+			t.Errorf("fixed %q, want %q", got, tt.fixed)
+		}
+	}
+}
+
+// TestSlashFeatureFix: a transitive dependency's feature is named as
+// burn's own, or left out when burn's list has it already.
+func TestSlashFeatureFix(t *testing.T) {
+	for manifest, fixed := range map[string]string{
+		"[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\"] }\n":         "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
+		"[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\", \"cuda\"] }\n": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
+		"[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"burn-core/cuda\"] }\n": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
+	} {
+		_, diags := Parse(manifest)
+		if len(diags) != 1 || len(diags[0].Fixes) != 1 {
+			t.Fatalf("%q: %+v", manifest, diags)
+		}
+		if got := applyEdits(t, manifest, diags[0].Fixes[0].Edits); got != fixed {
+			t.Errorf("%q fixed to %q, want %q", manifest, got, fixed)
+		}
+	}
+}

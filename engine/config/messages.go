@@ -167,10 +167,13 @@ func errUnknownFeature(pkg, feature string, at *value, features []string) diag.D
 	return d
 }
 
-func errSlashFeature(dep, feature string, span source.Range) diag.Diagnostic {
+func errSlashFeature(dep, feature string, span source.Range, fix *diag.Fix) diag.Diagnostic {
 	d := newDiagnostic(diag.Error, CodeInvalidFeature, span,
 		fmt.Sprintf("feature `%s` in dependency `%s` is not allowed to contain slashes", feature, dep))
 	d.Help = []string{"If you want to enable features of a transitive dependency, the direct dependency needs to re-export those features from the `[features]` table."}
+	if fix != nil {
+		d.Fixes = []diag.Fix{*fix}
+	}
 	return d
 }
 

@@ -191,7 +191,11 @@ func (p *parser) readHardware(c *Config, v *value) {
 
 func (p *parser) deviceCount(v *value) (int, bool) {
 	if v.kind != kindInteger {
-		p.add(errInvalidType(v, "a device count"))
+		d := errInvalidType(v, "a device count")
+		if n, err := strconv.Atoi(v.text); err == nil && v.kind == kindString && n >= 0 && n <= maxDevices {
+			d.Fixes = []diag.Fix{{Title: fmt.Sprintf("Write the count as a number: `%d`", n), Edits: []diag.Edit{replaceEdit(v.span, strconv.Itoa(n))}}}
+		}
+		p.add(d)
 		return 0, false
 	}
 	n, err := strconv.ParseInt(v.text, 0, 64)
