@@ -75,6 +75,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 	if fix, ok := searchFix(req, res, detail); ok {
 		offerFix(&res, req, fix)
 	}
+	packageFeatureFix(&res, req)
 	return res, detail
 }
 

@@ -111,7 +111,7 @@ func TestExamples(t *testing.T) {
 					t.Errorf("%s: the fixed program ends %s, want ok:\n%s", ex.File(), fixed.Status, Summary(fixed))
 				}
 			}
-			if res.Panic != nil {
+			if res.Status != engine.StatusOK {
 				checkFirstFix(t, ex, res)
 			}
 		})
@@ -164,22 +164,57 @@ func checkPromises(t *testing.T, res engine.Result) {
 	t.Errorf("promise 2 broken: run panicked with %s at %v, but check has no such diagnostic there", res.Panic.Code, res.Panic.Span)
 }
 
-// checkFirstFix applies the first fix of the run's panic diagnostic, where
-// it has one, and requires the program to run clean.
+// checkFirstFix applies the first fix of a failing example and requires
+// what the fix promises. The fix of a run's panic, or of the limit that
+// stopped it, leaves a program that runs clean. The first fix of a program
+// rejected before running mends its error and brings no new one: what is
+// left is the program's other errors, if it had any, or a program that
+// compiles (it may run into a panic the errors hid).
 func checkFirstFix(t *testing.T, ex examples.Example, res engine.Result) {
 	t.Helper()
 	for _, d := range res.Diagnostics {
-		if d.Phase != "run" || d.Code != res.Panic.Code || len(d.Fixes) == 0 {
+		switch {
+		case len(d.Fixes) == 0 || d.Severity != "error":
+			continue
+		case res.Panic != nil && (d.Phase != "run" || d.Code != res.Panic.Code):
 			continue
 		}
 		req := engine.ApplyFix(engine.Request{Config: ex.Config, Snippet: ex.Snippet, Entry: ex.Entry}, d.Fixes[0])
 		fixed := engine.Run(req)
-		if fixed.Status != engine.StatusOK {
+		ranBefore := res.Panic != nil || d.Phase == "run"
+		if ranBefore && fixed.Status != engine.StatusOK || !ranBefore && !mendsOne(res, fixed, d) {
 			t.Errorf("%s: applying fix %q leaves status %s:\n%s\n--- Cargo.toml\n%s\n--- main.rs\n%s", ex.File(), d.Fixes[0].Title,
 				fixed.Status, Summary(fixed), req.Config, req.Snippet)
 		}
 		return
 	}
+}
+
+// mendsOne reports whether fixed, a rejected program with fix d applied,
+// has fewer errors than before, each of them one the program had.
+func mendsOne(before, fixed engine.Result, d engine.Diagnostic) bool {
+	had := map[string]int{}
+	n := 0
+	for _, e := range before.Diagnostics {
+		if e.Severity == "error" {
+			had[e.Code+"\x00"+e.Message]++
+			n++
+		}
+	}
+	had[d.Code+"\x00"+d.Message]--
+	m := 0
+	for _, e := range fixed.Diagnostics {
+		if e.Severity != "error" {
+			continue
+		}
+		m++
+		if k := e.Code + "\x00" + e.Message; had[k] > 0 {
+			had[k]--
+		} else if fixed.Status == engine.StatusRejected {
+			return false
+		}
+	}
+	return m < n
 }
 
 func rewriteWant(t *testing.T, ex examples.Example, got string) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dispatch-playground/playground/engine/burnapi"
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/expand"
 	"github.com/dispatch-playground/playground/engine/interp"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
@@ -92,6 +93,35 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 		}, true
 	}
 	return Fix{}, false
+}
+
+// packageFeatureFix offers, for the program's own compile_error! that
+// names a feature its package declares ("needs the `gpu` feature"), the
+// edit that turns that feature on by default, when the program then
+// compiles.
+func packageFeatureFix(res *Result, req Request) {
+	if res.Status != StatusRejected || isCrate(req) {
+		return
+	}
+	for i := range res.Diagnostics {
+		d := &res.Diagnostics[i]
+		if d.Code != expand.CodeCompileError || len(d.Fixes) > 0 {
+			continue
+		}
+		cfg, _ := configs.parse(req.Config)
+		for _, f := range cfg.DeclaredFeatures() {
+			edit, ok := cfg.EnablePackageFeatureEdit(f)
+			if !ok || !strings.Contains(d.Message, "`"+f+"`") {
+				continue
+			}
+			fix := Fix{Title: fmt.Sprintf("Turn on the package's `%s` feature by default", f),
+				Edits: []Edit{{File: diag.CargoToml, Span: source.NewFile(diag.CargoToml, req.Config).Span(edit.Range), NewText: edit.NewText}}}
+			if got, _ := runTarget(ApplyFix(req, fix), false, runLimits{}); got.Status != StatusRejected {
+				d.Fixes = append(d.Fixes, fix)
+				break
+			}
+		}
+	}
 }
 
 // shifted is r in the text after e: moved by an edit before it, grown or
@@ -931,9 +961,10 @@ func negated(toks []syntax.Token, i int) (source.Range, bool) {
 	return source.Range{Start: toks[i-1].Range.Start, End: r.End}, true
 }
 
-// intSite tries for an integer its neighbours, the next power of two,
-// the program's other integers, the small numbers a size takes, and its
-// double and half. A number the program writes without a minus gets no
+// intSite tries for an integer its neighbours, the next power of two, the
+// program's other integers, the small numbers a size takes, its double and
+// half, and last, for a 1, 0 (a first device's or element's index; as a
+// size it would empty the tensor). A number the program writes without a minus gets no
 // negative value: whether its type is signed is rustc's to say, and the
 // engine's search does not guess it.
 func intSite(toks []syntax.Token, i int, others []int64) site {
@@ -950,16 +981,19 @@ func intSite(toks []syntax.Token, i int, others []int64) site {
 	if neg {
 		vals = append(vals, -n)
 	}
-	vals = append(vals, n-1, n+1)
+	if n-1 != 0 {
+		vals = append(vals, n-1)
+	}
+	vals = append(vals, n+1)
 	if p := nextPowerOfTwo(n); p > 0 {
 		vals = append(vals, p)
 	}
 	vals = append(vals, nearest(others, n)...)
-	vals = append(vals, 1, 2, 2*n, n/2)
+	vals = append(vals, 1, 2, 2*n, n/2, 0)
 	lo, hi := intRange(t.Suffix, n)
 	var out []string
 	for _, v := range vals {
-		if v == n || v == 0 || v < 0 && !neg || v < lo || v > hi {
+		if v == n || v == 0 && n != 1 || v < 0 && !neg || v < lo || v > hi {
 			continue
 		}
 		s := strconv.FormatInt(v, 10) + t.Suffix
