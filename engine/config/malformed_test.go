@@ -169,7 +169,7 @@ func TestInvalidTOMLFix(t *testing.T) {
 // burn's own, or left out when burn's list has it already.
 func TestSlashFeatureFix(t *testing.T) {
 	for manifest, fixed := range map[string]string{
-		"[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\"] }\n":         "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
+		"[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\"] }\n":           "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
 		"[dependencies]\nburn = { version = \"0.22\", features = [\"burn-core/cuda\", \"cuda\"] }\n": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
 		"[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"burn-core/cuda\"] }\n": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\"] }\n",
 	} {
