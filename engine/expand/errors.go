@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
+	"github.com/dispatch-playground/playground/engine/similar"
 	"github.com/dispatch-playground/playground/engine/source"
 	"github.com/dispatch-playground/playground/engine/syntax"
 )
@@ -74,7 +75,25 @@ func errNoRuleMatches(f failure, head source.Range) diag.Diagnostic {
 func errInvalidFragment(r source.Range, frag string) diag.Diagnostic {
 	d := newDiag(CodeMacroDefinition, diag.Parse, r, fmt.Sprintf("invalid fragment specifier `%s`", frag))
 	d.Help = []string{"valid fragment specifiers are `ident`, `block`, `stmt`, `expr`, `pat`, `ty`, `lifetime`, `literal`, `path`, `meta`, `tt`, `item` and `vis`, along with `expr_2021` and `pat_param` for edition compatibility"}
+	if spec, ok := meantFragment(frag); ok {
+		d.Fixes = []diag.Fix{{Title: fmt.Sprintf("Use `%s`", spec), Edits: []diag.Edit{{File: diag.MainRS, Range: r, NewText: spec}}}}
+	}
 	return d
+}
+
+// fragmentSpecifiers are the valid fragment specifiers, as rustc lists them.
+var fragmentSpecifiers = []string{"ident", "block", "stmt", "expr", "pat", "ty", "lifetime", "literal", "path", "meta", "tt", "item", "vis"}
+
+// meantFragment is the specifier a word most likely means: the one it
+// starts with (`expression` for `expr`, `type` for `ty`), or a close
+// spelling (`idnet`).
+func meantFragment(word string) (string, bool) {
+	for _, s := range fragmentSpecifiers {
+		if strings.HasPrefix(word, s) {
+			return s, true
+		}
+	}
+	return similar.Name(word, fragmentSpecifiers)
 }
 
 func errMissingFragment(r source.Range) diag.Diagnostic {

@@ -324,3 +324,21 @@ func TestFailedTopLevelCallLeavesNothing(t *testing.T) {
 		t.Errorf("statements left: %s", f.String())
 	}
 }
+
+// TestMeantFragment: a fragment specifier written out in full, or
+// misspelt, gets the one it means as a fix.
+func TestMeantFragment(t *testing.T) {
+	for word, want := range map[string]string{"expression": "expr", "type": "ty", "pattern": "pat", "idnet": "ident", "identifier": "ident", "nonsense": ""} {
+		_, _, diags := expandSrc(t, "macro_rules! m { ($e:"+word+") => {}; }", Options{})
+		if len(diags) != 1 {
+			t.Fatalf("%s: %+v", word, diags)
+		}
+		got := ""
+		if len(diags[0].Fixes) == 1 {
+			got = diags[0].Fixes[0].Edits[0].NewText
+		}
+		if got != want {
+			t.Errorf("%s: fix %q, want %q", word, got, want)
+		}
+	}
+}
