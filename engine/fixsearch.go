@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ import (
 // end well within the sandbox's time.
 const (
 	maxSearchSites = 12
-	maxSearchRuns  = 48
+	maxSearchRuns  = 64
 	maxSiteValues  = 5
 	// A search is not tried after a run this large: no changed program
 	// would finish within the budget.
@@ -234,7 +235,7 @@ var tensorMethods = []struct {
 	{".inner()", []string{"autodiff"}},
 	{".require_grad()", []string{"grad"}},
 	// A tensor of several elements read as a scalar: their mean.
-	{".mean()", []string{"into_scalar", "invalidshape { expected: 1"}},
+	{".mean()", []string{"into_scalar", "invalidshape { expected: 1", "1 element can be converted into scalar"}},
 }
 
 // speaksOf reports whether a lowercased message has one of the words.
@@ -258,6 +259,9 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 	}
 	var cands []cand
 	said := mentions(message)
+	// The statement the anchor is in is as near as the anchor: a panic
+	// pointing at one argument is often mended in another.
+	anchor = statementAround(toks, anchor)
 	inCond := false
 	add := func(kind int, at source.Range, e edit) {
 		// Zones: what the message names (`got 50`, `mode NearestExact`),
@@ -287,6 +291,7 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 	}
 
 	lower := strings.ToLower(message)
+	aboutDevices := kindOrder(message)[kindDevice] == 0
 	lets := letBindings(toks)
 	var devices []string
 	for _, b := range lets {
@@ -338,10 +343,20 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 		case t.Kind == syntax.Punct && (t.Text == ")" || t.Text == "]" || t.Text == "}"):
 			depth--
 		}
-		if inCond && panicked {
+		if inCond && panicked || panicked && inAssertion(toks, i) {
 			continue
 		}
 		switch {
+		case t.Kind == syntax.Int && i >= 1 && (toks[i-1].Text == "(" || toks[i-1].Text == ",") && i+3 < len(toks) &&
+			toks[i+1].Text == "," && toks[i+2].Kind == syntax.Int && (toks[i+3].Text == ")" || toks[i+3].Text == ",") &&
+			t.Text != toks[i+2].Text && opener(toks, i) == "(" && said.has(t.Text) && said.has(toks[i+2].Text):
+			// Two arguments in the wrong order, both of which the message
+			// names (`flatten(2, 1)`: "start dim (2) ... end dim (1)").
+			a, b := t, toks[i+2]
+			r := source.Range{Start: a.Range.Start, End: b.Range.End}
+			e := edit{r: r, text: b.Text + src[a.Range.End:b.Range.Start] + a.Text, title: fmt.Sprintf("Swap `%s` and `%s`", a.Text, b.Text)}
+			cands = append(cands, cand{e, 0, kindValue, 0, len(cands)})
+			addSite(intSite(toks, i, ints))
 		case t.Kind == syntax.Int || t.Kind == syntax.Float:
 			s := intSite(toks, i, ints)
 			if t.Kind == syntax.Float {
@@ -360,7 +375,7 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 			addSite(site{r: t.Range, values: []string{strconv.FormatBool(t.Text != "true")}})
 		case t.Kind == syntax.Ident && i >= 2 && toks[i-1].Text == "::" && toks[i-2].Text == "Device" &&
 			i+1 < len(toks) && toks[i+1].Text == "(":
-			if toks[i+2].Text == ")" {
+			if toks[i+2].Text == ")" && aboutDevices {
 				for _, c := range plainDeviceConstructors() {
 					if c != t.Text {
 						add(kindDevice, t.Range, edit{r: t.Range, text: c, title: fmt.Sprintf("Change `Device::%s()` to `Device::%s()`", t.Text, c)})
@@ -408,6 +423,19 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 				r := source.Range{Start: toks[i+1].Range.Start, End: toks[stmtEnd].Range.End}
 				add(kindDrop, anchor, edit{r: r, text: "", title: fmt.Sprintf("Remove `%s`", titleText(src[r.Start:r.End])), removesAnchor: true})
 			}
+		case t.Kind == syntax.Ident && strings.HasSuffix(t.Text, "Config") && i+3 < len(toks) && toks[i+1].Text == "::" && toks[i+2].Text == "new" && toks[i+3].Text == "(":
+			// A setting of the config the message names and the program
+			// leaves at its default ("Either output_size or scale_factor
+			// must be provided").
+			if end := closing(toks, i+3); end > 0 {
+				at := source.Range{Start: toks[end].Range.End, End: toks[end].Range.End}
+				for _, w := range said.order {
+					if v, ok := settingValue(t.Text, w); ok && !strings.Contains(src, ".with_"+w+"(") {
+						text := fmt.Sprintf(".with_%s(%s)", w, v)
+						add(kindValue, t.Range, edit{r: at, text: text, title: fmt.Sprintf("Set `%s`: `%s`", w, text)})
+					}
+				}
+			}
 		case t.Text == "..=" && speaksOf(lower, []string{"index", "out of bounds", "out of range"}):
 			add(kindValue, t.Range, edit{r: t.Range, text: "..", title: "Change `..=` to `..`"})
 		case t.Text == "len" && i >= 1 && toks[i-1].Text == "." && i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Text == ")" &&
@@ -419,9 +447,18 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 			for _, e := range rankEdits(toks, i, src) {
 				add(kindMethod, e.r, e)
 			}
-		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]) && !isData(toks, i):
+		case t.Text == "[" && i >= 1 && opensArray(toks[i-1]):
+			// A tensor's data changes length only for a panic about how
+			// many elements it has.
+			kind := kindValue
+			if isData(toks, i) {
+				if !speaksOf(lower, []string{"element", "size", "number of", "length"}) {
+					continue
+				}
+				kind = kindData
+			}
 			for _, e := range arrayEdits(toks, i, src) {
-				add(kindValue, e.r, e)
+				add(kind, e.r, e)
 			}
 		case t.Kind == syntax.Ident && i >= 2 && toks[i-1].Text == "::" && toks[i-2].Kind == syntax.Ident:
 			addSite(variantSite(toks[i-2].Text, t))
@@ -431,6 +468,11 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 					if d != t.Text {
 						add(kindDevice, t.Range, edit{r: t.Range, text: d, title: fmt.Sprintf("Use the device `%s` instead of `%s`", d, t.Text)})
 					}
+				}
+				if t.Range.Start >= anchor.Start && t.Range.End <= anchor.End && !(i+1 < len(toks) && toks[i+1].Text == ".") {
+					// The default device as the argument a device variable
+					// is (`start(upstream, ..)`), not as a receiver.
+					add(kindDevice, t.Range, edit{r: t.Range, text: "Device::default()", title: fmt.Sprintf("Use `Device::default()` instead of `%s`", t.Text)})
 				}
 				if !autodiffDevice[t.Text] && !(i+2 < len(toks) && toks[i+1].Text == "." && toks[i+2].Text == "autodiff") {
 					at := source.Range{Start: t.Range.End, End: t.Range.End}
@@ -505,6 +547,29 @@ func searchEdits(toks []syntax.Token, src string, anchor source.Range, tensors m
 		}
 	}
 	return out
+}
+
+// settingValue is a value for a config's `with_` setting of a name, by its
+// type in Burn's API table: a scale of 2 for an optional factor, 1 for a
+// count or a float. Settings of other types have no value to guess.
+func settingValue(config, name string) (string, bool) {
+	for _, it := range burnapi.Default().Items {
+		if it.Kind != "method" || it.Name != "with_"+name || !strings.HasSuffix(it.Path, "::"+config) {
+			continue
+		}
+		_, typ, _ := strings.Cut(it.Params, ": ")
+		switch typ {
+		case "Option<f32>", "Option<f64>":
+			return "Some(2.0)", true
+		case "Option<[f32; 2]>", "Option<[f64; 2]>":
+			return "Some([2.0, 2.0])", true
+		case "f32", "f64":
+			return "1.0", true
+		case "usize":
+			return "1", true
+		}
+	}
+	return "", false
 }
 
 // labelRank is the rank a hint's label gives (`Tensor<2> · ...`).
@@ -586,6 +651,7 @@ func literalsOnly(toks []syntax.Token) bool {
 // mentioned are the words and numbers of a panic's message.
 type mentioned struct {
 	words   map[string]bool
+	order   []string // the words with an underscore, in the message's order
 	numbers []float64
 	shapes  [][]int64 // `[3, 1]`
 }
@@ -619,6 +685,9 @@ func mentions(message string) mentioned {
 		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) {
 		w = strings.Trim(w, ".")
+		if strings.Contains(w, "_") && !m.words[w] {
+			m.order = append(m.order, w)
+		}
 		m.words[w] = true
 		if f, err := strconv.ParseFloat(w, 64); err == nil {
 			m.numbers = append(m.numbers, f)
@@ -737,6 +806,51 @@ func isUse(toks []syntax.Token, i int) bool {
 	return true
 }
 
+// statementAround widens r to the statement it lies in: from after the
+// `;`, `{` or `}` before it to the `;` after it, at its depth.
+func statementAround(toks []syntax.Token, r source.Range) source.Range {
+	first := sort.Search(len(toks), func(k int) bool { return toks[k].Range.Start >= r.Start })
+	out := r
+	depth := 0
+	for k := first - 1; k >= 0; k-- {
+		t := toks[k].Text
+		if depth == 0 && (t == ";" || t == "{" || t == "}") {
+			break
+		}
+		switch t {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+		}
+		if depth < 0 {
+			break
+		}
+		out.Start = toks[k].Range.Start
+	}
+	depth = 0
+	for k := first; k < len(toks); k++ {
+		t := toks[k].Text
+		if toks[k].Range.Start < r.End {
+			continue
+		}
+		if depth == 0 && (t == ";" || t == "}") {
+			break
+		}
+		switch t {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if depth < 0 {
+			break
+		}
+		out.End = toks[k].Range.End
+	}
+	return out
+}
+
 // statementEnd is the index of the `;` that ends the expression statement
 // starting at toks[start], or -1 when it is not one (a `let`, an item).
 func statementEnd(toks []syntax.Token, start int) int {
@@ -786,6 +900,51 @@ func opensArray(prev syntax.Token) bool {
 		return true
 	}
 	return false
+}
+
+// inAssertion reports whether toks[i] is in the arguments of one of
+// Burn's assertions of values or of a tolerance (`assert_approx_eq(..,
+// Tolerance::absolute(1e-6))`): loosening what a program checks would hide
+// the mistake the check found, not mend it.
+func inAssertion(toks []syntax.Token, i int) bool {
+	depth := 0
+	for k := i - 1; k >= 1; k-- {
+		switch toks[k].Text {
+		case ")", "]", "}":
+			depth++
+		case "[", "{":
+			depth--
+		case "(":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			name := toks[k-1].Text
+			if strings.HasPrefix(name, "assert") || k >= 3 && toks[k-3].Text == "Tolerance" {
+				return true
+			}
+		case ";":
+			return false
+		}
+	}
+	return false
+}
+
+// opener is the bracket toks[i] is directly inside: "(", "[", "{" or "".
+func opener(toks []syntax.Token, i int) string {
+	depth := 0
+	for k := i - 1; k >= 0; k-- {
+		switch toks[k].Text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth == 0 {
+				return toks[k].Text
+			}
+			depth--
+		}
+	}
+	return ""
 }
 
 // inData reports whether toks[i] is inside an array that is a tensor's
@@ -873,7 +1032,7 @@ func arrayEdits(toks []syntax.Token, open int, src string) []edit {
 		}
 	}
 	change(append(slices.Clone(parts), parts[len(parts)-1]))
-	if parts[len(parts)-1] != "1" {
+	if last := parts[len(parts)-1]; last != "1" && !strings.ContainsAny(last, "[(") {
 		change(append(slices.Clone(parts), "1"))
 	}
 	// An array of one number repeated (`[0, 0]`, a stride of both
@@ -901,10 +1060,10 @@ func rankEdits(toks []syntax.Token, at int, src string) []edit {
 	}
 	open := gt + 4
 	end := closing(toks, open)
-	if end < 0 || !literalsOnly(toks[open+1:end]) {
+	if end < 0 || end > open+1 && !literalsOnly(toks[open+1:end]) {
 		return nil
 	}
-	inner := src[toks[open].Range.End:toks[end].Range.Start]
+	inner := strings.TrimSpace(src[toks[open].Range.End:toks[end].Range.Start])
 	whole := source.Range{Start: toks[at].Range.Start, End: toks[end].Range.End}
 	head := src[toks[at].Range.Start:rankTok.Range.Start]
 	mid := src[rankTok.Range.End:toks[open].Range.Start]
@@ -912,7 +1071,10 @@ func rankEdits(toks []syntax.Token, at int, src string) []edit {
 		return fmt.Sprintf("Make it a `Tensor::<%d>` of shape `%s`", rank, titleText(shape))
 	}
 	var out []edit
-	more := "[1, " + inner + "]"
+	more := "[1]"
+	if inner != "" {
+		more = "[1, " + inner + "]"
+	}
 	out = append(out, edit{r: whole, text: head + strconv.Itoa(rank+1) + mid + more, title: title(rank+1, more)})
 	if first, rest, ok := strings.Cut(inner, ","); ok && rank > 1 && strings.TrimSpace(first) == "1" {
 		less := "[" + strings.TrimSpace(rest) + "]"
