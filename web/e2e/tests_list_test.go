@@ -9,7 +9,8 @@ import (
 
 // TestTestList: a program with three tests shows a Tests tab listing each
 // test with its status (ok, FAILED with Burn's panic, ignored), as
-// `cargo test` runs them; editing the tests away removes the tab.
+// `cargo test` runs them, and so does its share's embed; editing the tests
+// away removes the tab.
 func TestTestList(t *testing.T) {
 	const snippet = `use burn::tensor::{Device, Tensor};
 
@@ -35,7 +36,7 @@ fn main() {}
 `
 	state := map[string]any{"v": 1, "mode": "panic", "snippet": snippet,
 		"config": "[dependencies]\nburn = { version = \"0.22\", features = [\"cuda\", \"flex\"] }\n\n[package.metadata.playground]\nhardware = { cuda = 1 }\n"}
-	site := startSite(t, staticTree(t), filepath.Join(t.TempDir(), "shares.db"))
+	site := startSite(t, embedStatic(t), filepath.Join(t.TempDir(), "shares.db"))
 	id := share(t, site, state)
 
 	tb := newTab(t, newBrowser(t))
@@ -58,5 +59,17 @@ fn main() {}
 		t.Error("the Tests panel is not shown after its tab was picked")
 	}
 	tb.screenshot("test-list.png", chromedp.Screenshot(chromedp.CSS(`[data-testid="results"]`)))
+
+	// The share's embed lists the same tests under its result.
+	frame := newTab(t, newBrowser(t))
+	frame.do(chromedp.Navigate(site.URL + "/embed/" + id))
+	frame.waitFor("the embed's test list", `document.querySelector("dispatch-snippet")?.shadowRoot?.querySelectorAll('[data-testid="test"]').length === 3`)
+	embedded := eval[[]shownTest](frame, `[...document.querySelector("dispatch-snippet").shadowRoot.querySelectorAll('[data-testid="test"]')].map((li) => ({
+		Name: li.dataset.name, Status: li.dataset.status, Panic: li.querySelector(".test-panic")?.textContent ?? "" }))`)
+	if len(embedded) != 3 || embedded[0] != got[0] || embedded[1] != got[1] || embedded[2].Name != "two_devices" || embedded[2].Status != "failed" || embedded[2].Panic == "" {
+		t.Errorf("the embed's test list shows %+v, the page's %+v", embedded, got)
+	}
+	frame.screenshot("embed-test-list.png", nil)
+	frame.checkClean()
 	tb.checkClean()
 }

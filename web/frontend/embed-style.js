@@ -85,4 +85,11 @@ details.config > summary { padding: 4px 14px; font-size: 12px; color: var(--mute
 .where { color: var(--muted); }
 .where a { color: inherit; }
 .fix { margin-top: 4px; }
+.test-list { margin: 6px 0 0; padding: 0; list-style: none; font-size: 13px; }
+.test { margin: 2px 0; }
+.test-status { display: inline-block; min-width: 4.5em; font: 600 12px var(--mono); }
+.test-ok .test-status { color: var(--ok); }
+.test-failed .test-status { color: var(--error); }
+.test-ignored .test-status { color: var(--muted); }
+.test-panic { display: block; margin-left: 4.5em; font: 12px/1.4 var(--mono); color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; }
 `;

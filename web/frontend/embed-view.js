@@ -160,6 +160,28 @@ export function resultView(outcome, viewMode, { editable }) {
     el("p", { class: `summary status-${r.status}${incompleteNote(r) ? " incomplete" : ""}`, "data-testid": "summary" }, summaryText(r, viewMode)),
     incompleteNote(r) && el("p", { class: "incomplete", "data-testid": "incomplete" }, incompleteNote(r)),
     d && card(d, { editable, others: Math.max(visibleDiagnostics(r, viewMode).length - 1, 0) }),
+    outcome.tests && testList(outcome.tests),
     r.output && el("pre", { class: "output", "data-testid": "output" }, r.output),
   ];
+}
+
+// testList is each #[test] of the snippet with its status, as `cargo test`
+// reports them, and a failed test's panic.
+export function testList(tests) {
+  const word = { ok: "ok", failed: "FAILED", ignored: "ignored" };
+  if (tests.length === 0) return el("p", { class: "tests-empty", "data-testid": "test-list" }, "The tests did not run: the program was rejected.");
+  return el(
+    "ul",
+    { class: "test-list", "data-testid": "test-list" },
+    tests.map((t) =>
+      el(
+        "li",
+        { class: `test test-${t.status}`, "data-testid": "test", "data-status": t.status, "data-name": t.name },
+        el("span", { class: "test-status" }, word[t.status] ?? t.status),
+        " ",
+        el("code", { class: "test-name" }, t.name),
+        t.panic ? el("span", { class: "test-panic" }, t.panic.message) : null,
+      ),
+    ),
+  );
 }

@@ -253,6 +253,12 @@ class DispatchSnippet extends HTMLElement {
       this.engineStatus(lane.status);
       try {
         outcome = await lane.run(request);
+        // A snippet with #[test] functions is also run as `cargo test`
+        // runs it, for its test list.
+        if (outcome.result && /#\s*\[\s*test\s*\]/.test(this.snippet) && generation === this.generation) {
+          const t = await lane.run({ ...request, entry: "tests" });
+          outcome = { ...outcome, tests: t.result?.tests ?? [] };
+        }
       } finally {
         waiting.delete(this);
       }
