@@ -3,10 +3,12 @@ package engine_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/examples"
 )
 
 const searchConfig = "[dependencies]\nburn = { version = \"0.22\", features = [\"flex\", \"autodiff\"] }\n"
@@ -273,9 +275,15 @@ fn main() {
 }
 
 // BenchmarkSearchedFix is the cost of a panicking run with its search,
-// beside the same program without the panic, to be read as a ratio.
+// beside the same program without the panic, to be read as a ratio:
+// "found" finds its fix at the first change, "exhausted" panics where no
+// change of one token mends it, so the search runs to its bound.
 func BenchmarkSearchedFix(b *testing.B) {
-	for _, p := range []struct{ name, prob string }{{"clean", "0.5"}, {"searched", "50.0"}} {
+	for _, p := range []struct{ name, last string }{
+		{"clean", "let dropout = DropoutConfig::new(0.5).init();"},
+		{"found", "let dropout = DropoutConfig::new(50.0).init();"},
+		{"exhausted", "let dropout = DropoutConfig::new(0.5).init(); assert!(y.dims()[0] == 2, \"one\");"},
+	} {
 		snippet := fmt.Sprintf(`use burn::nn::DropoutConfig;
 use burn::tensor::{Device, Tensor};
 
@@ -284,10 +292,10 @@ fn main() {
     let x = Tensor::<2>::ones([8, 8], &device);
     let y = x.clone().matmul(x).sum();
     println!("{:?}", y.dims());
-    let dropout = DropoutConfig::new(%s).init();
+    %s
     println!("{dropout}");
 }
-`, p.prob)
+`, p.last)
 		req := engine.Request{Config: searchConfig, Snippet: snippet}
 		b.Run(p.name, func(b *testing.B) {
 			for b.Loop() {
@@ -318,5 +326,29 @@ func TestSimilarNameFixesRun(t *testing.T) {
 		if got := engine.Run(engine.ApplyFix(req, fix)); got.Status != engine.StatusOK {
 			t.Errorf("%s leaves %s:\n%s", c.title, got.Status, Summary(got))
 		}
+	}
+}
+
+// TestMostFailingExamplesOfferAFix: of the examples that do not run
+// clean, at least 80% offer a fix in their Result (TestExamples applies
+// each first fix).
+func TestMostFailingExamplesOfferAFix(t *testing.T) {
+	failing, fixed := 0, 0
+	var without []string
+	for _, ex := range examples.All() {
+		res := engine.Run(engine.Request{Config: ex.Config, Snippet: ex.Snippet, Entry: ex.Entry})
+		if res.Status == engine.StatusOK {
+			continue
+		}
+		failing++
+		if slices.ContainsFunc(res.Diagnostics, func(d engine.Diagnostic) bool { return len(d.Fixes) > 0 }) {
+			fixed++
+		} else {
+			without = append(without, ex.Name)
+		}
+	}
+	t.Logf("%d of the %d failing examples offer a fix; without one: %s", fixed, failing, strings.Join(without, " "))
+	if fixed*5 < failing*4 {
+		t.Errorf("%d of the %d failing examples offer a fix, under 80%%", fixed, failing)
 	}
 }
