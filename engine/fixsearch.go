@@ -25,7 +25,7 @@ import (
 // The search is bounded by counts, never by a clock, so the Result stays
 // the same on every host: it tries at most maxSearchRuns programs, and
 // their steps together stay within a budget that grows with the program's
-// own run and never passes half the step limit, so a run and its search
+// own run and never passes an eighth of the step limit, so a run and its search
 // end well within the sandbox's time.
 const (
 	maxSearchRuns = 64
@@ -64,7 +64,7 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 	if detail.Limited != "" {
 		base = 0
 	}
-	budget := min(16*base+50_000, interp.DefaultStepLimit/2)
+	budget := min(8*base+20_000, interp.DefaultStepLimit/8)
 	perRun := max(4*base, 20_000)
 	if detail.Limited != "" {
 		perRun = 10_000
