@@ -352,3 +352,21 @@ func TestMostFailingExamplesOfferAFix(t *testing.T) {
 		t.Errorf("%d of the %d failing examples offer a fix, under 80%%", fixed, failing)
 	}
 }
+
+// TestSearchLeavesAssertionsAlone: a failed assertion is not "fixed" by
+// changing what it asserts or the tolerance it allows; the program it
+// checks may change.
+func TestSearchLeavesAssertionsAlone(t *testing.T) {
+	for _, snippet := range []string{
+		"use burn::tensor::{Device, Tensor};\nfn main() {\n    let x = Tensor::<2>::ones([8, 8], &Device::default());\n    assert!(x.dims()[0] == 2, \"rows\");\n}\n",
+		"use burn::tensor::{Device, Tensor, Tolerance};\nfn main() {\n    let x = Tensor::<1>::from_floats([1.0, 2.0], &Device::default());\n    let expected = x.clone().into_data();\n    (x + 0.25).into_data().assert_approx_eq::<f32>(&expected, Tolerance::absolute(1e-3));\n}\n",
+	} {
+		res, fix := runFix(t, searchConfig, snippet)
+		if res.Status != engine.StatusPanicked {
+			t.Fatalf("status %s:\n%s", res.Status, Summary(res))
+		}
+		if fix != nil && strings.Contains(strings.Split(snippet, "\n")[fix.Edits[0].Span.Start.Line-1], "assert") {
+			t.Errorf("the assertion itself got the fix %q", fix.Title)
+		}
+	}
+}

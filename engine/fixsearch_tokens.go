@@ -219,10 +219,10 @@ func opensArray(prev syntax.Token) bool {
 	return false
 }
 
-// inAssertion reports whether toks[i] is in the arguments of one of
-// Burn's assertions of values or of a tolerance (`assert_approx_eq(..,
-// Tolerance::absolute(1e-6))`): loosening what a program checks would hide
-// the mistake the check found, not mend it.
+// inAssertion reports whether toks[i] is in the arguments of an assertion:
+// Rust's (`assert!(n == 2)`), or one of Burn's of values or of a tolerance
+// (`assert_approx_eq(.., Tolerance::absolute(1e-6))`). Loosening what a
+// program checks would hide the mistake the check found, not mend it.
 func inAssertion(toks []syntax.Token, i int) bool {
 	depth := 0
 	for k := i - 1; k >= 1; k-- {
@@ -237,7 +237,10 @@ func inAssertion(toks []syntax.Token, i int) bool {
 				continue
 			}
 			name := toks[k-1].Text
-			if strings.HasPrefix(name, "assert") || k >= 3 && toks[k-3].Text == "Tolerance" {
+			if name == "!" && k >= 2 {
+				name = toks[k-2].Text // assert!(..), assert_eq!(..)
+			}
+			if strings.Contains(name, "assert") || k >= 3 && toks[k-3].Text == "Tolerance" {
 				return true
 			}
 		case ";":
