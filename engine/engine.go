@@ -81,6 +81,7 @@ func runDetailed(req Request) (res Result, detail Detail) {
 
 // runTarget runs the Request's entry: its main, or its #[test] functions
 // when asTests (one test harness: a snippet's, or one target of a crate).
+// limits are a fix search's; a run of the Request itself has none.
 func runTarget(req Request, asTests bool, limits runLimits) (res Result, detail Detail) {
 	files := map[string]*source.File{
 		diag.MainRS:    source.NewFile(diag.MainRS, req.Snippet),
