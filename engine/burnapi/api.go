@@ -3,6 +3,7 @@ package burnapi
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -123,6 +124,9 @@ type Table struct {
 	impls    map[string][]string
 	deps     []Item              // dep rows
 	features map[string][]string // feature rows: "crate/feature" -> what it turns on
+
+	tensorKindsOnce sync.Once
+	tensorKinds     map[string][]string // TensorMethodKinds
 }
 
 var (
@@ -276,6 +280,47 @@ func (t *Table) Find(path []string) []Item {
 		out = append(out, t.Items[i])
 	}
 	return out
+}
+
+// TensorMethodKinds are the tensor kinds Burn declares a method of Tensor
+// for, by the method's name, read once from the table: listed is false for
+// a name Tensor has no method row of, and kinds is nil for a method every
+// kind has. It is Member("Tensor", name, "", true)'s answer to "for which
+// kinds", without building its rows, since the engine asks it of every
+// call of a tensor method.
+func (t *Table) TensorMethodKinds(name string) (kinds []string, listed bool) {
+	t.tensorKindsOnce.Do(func() {
+		t.tensorKinds = map[string][]string{}
+		all := map[string]bool{}
+		for key, rows := range t.byMember {
+			owner, method, _ := strings.Cut(key, "\x00")
+			if owner != "burn_tensor::Tensor" {
+				continue
+			}
+			for _, i := range rows {
+				it := t.Items[i]
+				if it.Kind != "method" && it.Kind != "impl-method" {
+					continue
+				}
+				if it.Kinds == nil {
+					all[method] = true
+				}
+				for _, k := range it.Kinds {
+					if !slices.Contains(t.tensorKinds[method], k) {
+						t.tensorKinds[method] = append(t.tensorKinds[method], k)
+					}
+				}
+				if _, ok := t.tensorKinds[method]; !ok {
+					t.tensorKinds[method] = nil
+				}
+			}
+		}
+		for method := range all {
+			t.tensorKinds[method] = nil
+		}
+	})
+	kinds, listed = t.tensorKinds[name]
+	return kinds, listed
 }
 
 // TypePath is the public path of a type burn-tensor exports by its name

@@ -286,3 +286,21 @@ func TestCompletions(t *testing.T) {
 		t.Errorf("feature cuda = %+v", f)
 	}
 }
+
+// TestTensorMethodKinds: the kinds of a Tensor method are those of its
+// rows, and a name Tensor has no method of is not listed.
+func TestTensorMethodKinds(t *testing.T) {
+	tb := Default()
+	for name, want := range map[string]string{"grad": "Float", "backward": "Float", "argmax": "Float,Int"} {
+		kinds, listed := tb.TensorMethodKinds(name)
+		if !listed || strings.Join(kinds, ",") != want {
+			t.Errorf("%s: %v %v, want %s", name, kinds, listed, want)
+		}
+	}
+	if _, listed := tb.TensorMethodKinds("size"); listed {
+		t.Error("size is listed")
+	}
+	if kinds, listed := tb.TensorMethodKinds("dims"); !listed || kinds != nil && len(kinds) != 3 {
+		t.Errorf("dims, a method of every kind: %v %v", kinds, listed)
+	}
+}

@@ -955,8 +955,8 @@ func (in *interp) wrongKind(call dispatch.Call, r source.Range) bool {
 	if t.Kind() == dispatch.KindQFloat {
 		kind = "Float"
 	}
-	items := burnapi.Default().Member("Tensor", call.Method, "", true)
-	if len(items) == 0 || slices.ContainsFunc(items, func(it burnapi.Item) bool { return it.ForKind(kind) }) {
+	kinds, listed := burnapi.Default().TensorMethodKinds(call.Method)
+	if !listed || kinds == nil || slices.Contains(kinds, kind) {
 		return false
 	}
 	code, msg := unknownName(call)
