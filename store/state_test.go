@@ -10,10 +10,9 @@ import (
 	"github.com/dispatch-playground/playground/store"
 )
 
-// TestDecodeStateReadsWhatPutStores: Put refuses what DecodeState cannot
+// testDecodeStateReadsWhatPutStores: Put refuses what DecodeState cannot
 // read, with DecodeState's own error, and what it stores decodes.
-func TestDecodeStateReadsWhatPutStores(t *testing.T) {
-	s, _ := open(t)
+func testDecodeStateReadsWhatPutStores(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
 	ctx := context.Background()
 	atLimit := `{"snippet":"` + strings.Repeat("x", store.MaxTextBytes) + `"}`
 	// Six bytes of JSON for each byte of text: the largest encoding of a

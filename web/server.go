@@ -16,7 +16,6 @@ import (
 
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/engine/catalog"
-	"github.com/dispatch-playground/playground/store"
 	"github.com/dispatch-playground/playground/wasm"
 	"github.com/dispatch-playground/playground/web/ui"
 )
@@ -33,7 +32,7 @@ type Config struct {
 	// that takes strangers' programs runs them in the sandbox.
 	Runner func(ctx context.Context, req engine.Request) ([]byte, error)
 	// Shares keeps shared states. Nil turns sharing off (503).
-	Shares *store.Store
+	Shares ShareStore
 	// Static is the tree served under /static/; nil means the files
 	// embedded from web/static.
 	Static fs.FS
@@ -49,6 +48,17 @@ type Config struct {
 	Version        string
 	// Logger receives request logs; nil discards them.
 	Logger *slog.Logger
+}
+
+// ShareStore keeps the shared states behind /api/share, /s/{id} and
+// /embed/{id}: store.SQLite on one machine, store.Postgres for replicas
+// that share one database. Its errors are the store package's: Put's
+// *store.StateError and store.ErrTooLarge, Get's store.ErrNotFound, and
+// store.ErrUnavailable from either when the database cannot be reached.
+type ShareStore interface {
+	ui.ShareStore
+	// Ping reports whether the database answers.
+	Ping(ctx context.Context) error
 }
 
 // Server is the playground's HTTP server. It is an http.Handler.

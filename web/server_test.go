@@ -42,7 +42,7 @@ func newFixture(t testing.TB, module []byte, limits wasm.Limits, edit func(*web.
 	t.Helper()
 	// The isolation `playground serve` uses.
 	sb := wasmtest.NewIsolatedSandbox(t, module, limits, wasm.ProcessIsolation)
-	shares, err := store.Open(filepath.Join(t.TempDir(), "shares.db"))
+	shares, err := store.OpenSQLite(filepath.Join(t.TempDir(), "shares.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

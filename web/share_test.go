@@ -23,7 +23,7 @@ const okResult = `{"status":"ok","complete":true}`
 // every run with okResult.
 func newStubServer(t testing.TB, edit func(*web.Config)) *web.Server {
 	t.Helper()
-	shares, err := store.Open(filepath.Join(t.TempDir(), "shares.db"))
+	shares, err := store.OpenSQLite(filepath.Join(t.TempDir(), "shares.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 		if err := os.MkdirAll(filepath.Dir(*db), 0o755); err != nil {
 			return err
 		}
-		shares, err := store.Open(*db)
+		shares, err := store.OpenSQLite(*db)
 		if err != nil {
 			return err
 		}

@@ -122,7 +122,7 @@ func startSite(t *testing.T, static fs.FS, dbPath string) *site {
 	t.Helper()
 	ctx := context.Background()
 	sb := wasmtest.NewIsolatedSandbox(t, wasmtest.Build(t), wasm.DefaultLimits(), wasm.ProcessIsolation)
-	shares, err := store.Open(dbPath)
+	shares, err := store.OpenSQLite(dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// TestOpenRefusesADatabaseItCannotWrite: a database file that exists and
-// can be read but not written fails Open with an error that says so,
+// TestOpenSQLiteRefusesADatabaseItCannotWrite: a database file that exists and
+// can be read but not written fails OpenSQLite with an error that says so,
 // instead of opening and failing every share. The tests run as root, for
 // whom file permissions do not stop a write; SQLite's mode=ro opens the
 // file as it opens one it may not write (it falls back to reading it).
-func TestOpenRefusesADatabaseItCannotWrite(t *testing.T) {
+func TestOpenSQLiteRefusesADatabaseItCannotWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shares.db")
-	s, err := Open(path)
+	s, err := OpenSQLite(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestOpenRefusesADatabaseItCannotWrite(t *testing.T) {
 	}
 	_ = s.Close()
 
-	ro, err := open(path, url.Values{"mode": {"ro"}})
+	ro, err := openSQLite(path, url.Values{"mode": {"ro"}})
 	if err == nil {
 		_, putErr := ro.Put(context.Background(), []byte(`{"snippet":"new"}`))
 		_ = ro.Close()
@@ -39,7 +39,7 @@ func TestOpenRefusesADatabaseItCannotWrite(t *testing.T) {
 
 	// The probe leaves nothing behind: the file opens for writing again,
 	// with its shares.
-	again, err := Open(path)
+	again, err := OpenSQLite(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,15 +53,15 @@ func TestOpenRefusesADatabaseItCannotWrite(t *testing.T) {
 	}
 }
 
-// TestOpenRefusesAFileWithoutWritePermission: the same for a file whose
+// TestOpenSQLiteRefusesAFileWithoutWritePermission: the same for a file whose
 // permissions forbid writing, where they apply (not to root).
-func TestOpenRefusesAFileWithoutWritePermission(t *testing.T) {
+func TestOpenSQLiteRefusesAFileWithoutWritePermission(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("file permissions do not stop root from writing; TestOpenRefusesADatabaseItCannotWrite covers a read-only database")
+		t.Skip("file permissions do not stop root from writing; TestOpenSQLiteRefusesADatabaseItCannotWrite covers a read-only database")
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shares.db")
-	s, err := Open(path)
+	s, err := OpenSQLite(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,27 @@ func TestOpenRefusesAFileWithoutWritePermission(t *testing.T) {
 	if err := os.Chmod(path, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := Open(path); err == nil {
+	if s, err := OpenSQLite(path); err == nil {
 		_ = s.Close()
 		t.Fatal("a file without write permission opened")
 	} else if !strings.Contains(err.Error(), "not written") {
 		t.Errorf("error %q", err)
+	}
+}
+
+// TestSQLiteWritesAhead: the file is in WAL mode, so reads never wait for
+// writes.
+func TestSQLiteWritesAhead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shares.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Put(context.Background(), []byte(`{"snippet":"kept"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if matches, _ := filepath.Glob(path + "-wal"); len(matches) != 1 {
+		t.Errorf("no WAL file beside %s", path)
 	}
 }
