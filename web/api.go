@@ -172,7 +172,7 @@ func (s *Server) handleSharePut(c echo.Context) error {
 	case errors.As(err, &invalid):
 		return &apiError{Status: http.StatusBadRequest, Code: codeBadRequest, Message: "not a playground state: " + invalid.Reason}
 	case err != nil:
-		return err
+		return s.shareError(c, err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"id": id})
 }
@@ -186,9 +186,25 @@ func (s *Server) handleShareGet(c echo.Context) error {
 	case errors.Is(err, store.ErrNotFound):
 		return &apiError{Status: http.StatusNotFound, Code: codeNotFound, Message: "no shared state with this id"}
 	case err != nil:
-		return err
+		return s.shareError(c, err)
 	}
 	return writeJSON(c, state)
+}
+
+// shareError answers an error of the share store that is not the
+// request's: 503 when the database cannot be reached (what went wrong goes
+// to the log, not to the client, since it names the database), 499 when
+// the client went away first, and 500 for anything else.
+func (s *Server) shareError(c echo.Context, err error) error {
+	switch {
+	case errors.Is(err, store.ErrUnavailable):
+		s.log.Warn("the database of shared states is unavailable", "path", c.Request().URL.Path, "err", err)
+		return &apiError{Status: http.StatusServiceUnavailable, Code: codeDatabaseUnavailable,
+			Message: "the database of shared states cannot be reached; try again later"}
+	case c.Request().Context().Err() != nil:
+		return &apiError{Status: statusClientClosed, Code: codeCanceled, Message: "the client went away before the share was answered"}
+	}
+	return err
 }
 
 // handleHealth is 200 when runs can succeed, 503 when the sandbox did not
@@ -196,13 +212,40 @@ func (s *Server) handleShareGet(c echo.Context) error {
 // counted out when it dies and back in once its successor is warm, which
 // also happens after every run a limit stopped, so fewer than poolSize for
 // a moment is no failure; runs wait for the successor.
+//
+// database is the share store's state (databaseState). It does not change
+// the status: runs need no database, and every replica shares the one
+// there is, so a load balancer that took replicas out for it would stop
+// the runs and mend nothing.
 func (s *Server) handleHealth(c echo.Context) error {
+	database := s.databaseState(c.Request().Context())
 	if s.cfg.Sandbox == nil {
-		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "sandbox": s.cfg.SandboxError.Error()})
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "sandbox": s.cfg.SandboxError.Error(), "database": database})
 	}
 	st := s.cfg.Sandbox.Stats()
 	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version,
-		"instances": st.Instances, "poolSize": st.PoolSize, "workerExits": st.Exits})
+		"instances": st.Instances, "poolSize": st.PoolSize, "workerExits": st.Exits, "database": database})
+}
+
+// Database states of /healthz and /metrics.
+const (
+	databaseOK          = "ok"
+	databaseUnreachable = "unreachable"
+	databaseOff         = "off" // sharing is off
+)
+
+// databaseState pings the share store, for at most databasePingTimeout.
+func (s *Server) databaseState(ctx context.Context) string {
+	if s.cfg.Shares == nil {
+		return databaseOff
+	}
+	ctx, cancel := context.WithTimeout(ctx, databasePingTimeout)
+	defer cancel()
+	if err := s.cfg.Shares.Ping(ctx); err != nil {
+		s.log.Warn("the database of shared states does not answer", "err", err)
+		return databaseUnreachable
+	}
+	return databaseOK
 }
 
 func (s *Server) handleMetrics(c echo.Context) error {
@@ -212,7 +255,7 @@ func (s *Server) handleMetrics(c echo.Context) error {
 		stats = &st
 	}
 	var buf bytes.Buffer
-	s.metrics.write(&buf, stats)
+	s.metrics.write(&buf, stats, s.databaseState(c.Request().Context()))
 	return c.Blob(http.StatusOK, "text/plain; version=0.0.4; charset=utf-8", buf.Bytes())
 }
 

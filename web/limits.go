@@ -18,6 +18,11 @@ const (
 // most the sandbox's wall time, so a second later the queue has moved.
 const retryAfter = time.Second
 
+// databasePingTimeout bounds the ping of the share database that /healthz
+// and /metrics make: a database that does not answer within it is
+// unreachable, and a load balancer's health check still gets its answer.
+const databasePingTimeout = 2 * time.Second
+
 // Timeouts of the HTTP server. A run is bounded by the sandbox's wall time;
 // these only guard against slow clients.
 const (

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dispatch-playground/playground/engine"
+	"github.com/dispatch-playground/playground/store"
 	"github.com/dispatch-playground/playground/wasm"
 )
 
@@ -49,6 +52,8 @@ type metrics struct {
 	body, snippet, state atomic.Int64 // requests refused with 413
 	rate                 atomic.Int64 // requests refused with 429 by the rate limit
 	clientRuns           atomic.Int64 // runs refused because their client had enough in the sandbox
+
+	databaseErrors atomic.Int64 // share reads and writes that found the database unreachable
 }
 
 func (m *metrics) observe(status string, took time.Duration) {
@@ -81,8 +86,9 @@ func (m *metrics) refuse(limit string) {
 	}
 }
 
-// write prints every metric. stats is nil when the sandbox did not start.
-func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
+// write prints every metric. stats is nil when the sandbox did not start;
+// database is the share store's state (Server.databaseState).
+func (m *metrics) write(w io.Writer, stats *wasm.Stats, database string) {
 	family(w, "playground_runs_total", "counter", "Runs through the sandbox, by Result status; canceled and error mean no Result.")
 	for i, s := range runStatuses {
 		fmt.Fprintf(w, "playground_runs_total{status=%q} %d\n", s, m.runs[i].Load())
@@ -123,6 +129,37 @@ func (m *metrics) write(w io.Writer, stats *wasm.Stats) {
 	counter(w, "playground_sandbox_recycled_total", "Instances replaced because their memory had grown.", s.Recycled)
 	counter(w, "playground_sandbox_retries_total", "Runs run again on a fresh instance after theirs ran out of memory or ended under them.", s.Retries)
 	counter(w, "playground_sandbox_worker_exits_total", "Workers that ended on their own (killed from outside, say), and were replaced.", s.Exits)
+
+	if database != databaseOff {
+		gauge(w, "playground_database_up", "1 if the database of shared states answered a ping now.", boolInt(database == databaseOK))
+		counter(w, "playground_database_errors_total", "Share reads and writes answered 503 because the database could not be reached.", m.databaseErrors.Load())
+	}
+}
+
+// observedShares is the server's share store: it counts the reads and
+// writes that found the database unreachable, for the API and the pages
+// alike.
+type observedShares struct {
+	ShareStore
+	m *metrics
+}
+
+func (o observedShares) Put(ctx context.Context, state []byte) (string, error) {
+	id, err := o.ShareStore.Put(ctx, state)
+	o.count(err)
+	return id, err
+}
+
+func (o observedShares) Get(ctx context.Context, id string) ([]byte, error) {
+	state, err := o.ShareStore.Get(ctx, id)
+	o.count(err)
+	return state, err
+}
+
+func (o observedShares) count(err error) {
+	if errors.Is(err, store.ErrUnavailable) {
+		o.m.databaseErrors.Add(1)
+	}
 }
 
 func family(w io.Writer, name, kind, help string) {

@@ -194,6 +194,10 @@ const (
 	codeInternal         = "internal"
 )
 
+// codeDatabaseUnavailable: the database of shared states cannot be
+// reached (503).
+const codeDatabaseUnavailable = "database_unavailable"
+
 // errorHandler answers errors under /api/ and on /healthz with the JSON
 // body; pages get Echo's default.
 func errorHandler(e *echo.Echo, logger *slog.Logger) echo.HTTPErrorHandler {

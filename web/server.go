@@ -54,10 +54,12 @@ type Config struct {
 // /embed/{id}: store.SQLite on one machine, store.Postgres for replicas
 // that share one database. Its errors are the store package's: Put's
 // *store.StateError and store.ErrTooLarge, Get's store.ErrNotFound, and
-// store.ErrUnavailable from either when the database cannot be reached.
+// store.ErrUnavailable from either when the database cannot be reached,
+// which the server answers with 503.
 type ShareStore interface {
 	ui.ShareStore
-	// Ping reports whether the database answers.
+	// Ping reports whether the database answers; /healthz and /metrics
+	// say so.
 	Ping(ctx context.Context) error
 }
 
@@ -88,6 +90,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("index static files: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, assets: a, catalog: CatalogJSON()}
+	if cfg.Shares != nil {
+		// The API and the pages count the shares the database failed.
+		s.cfg.Shares = observedShares{ShareStore: cfg.Shares, m: &s.metrics}
+	}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -122,8 +128,8 @@ func New(cfg Config) (*Server, error) {
 	e.HEAD("/static/*", a.serve)
 
 	deps := ui.Deps{Run: s.run, Version: cfg.Version, AssetURL: a.URL}
-	if cfg.Shares != nil {
-		deps.Shares = cfg.Shares
+	if s.cfg.Shares != nil {
+		deps.Shares = s.cfg.Shares
 	}
 	ui.Register(e, deps)
 	s.echo = e

@@ -93,7 +93,7 @@ type embedView struct {
 func (p *pages) showFrame(c echo.Context, origin string) error {
 	s, title, err := p.startState(c.Request().Context(), origin)
 	if err != nil {
-		return Render(c, http.StatusNotFound, embedMessage(err.Error()))
+		return Render(c, startStatus(err), embedMessage(err.Error()))
 	}
 	if title == "" {
 		title = "Dispatch Playground"

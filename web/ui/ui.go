@@ -15,6 +15,7 @@ import (
 	"github.com/dispatch-playground/playground/engine"
 	"github.com/dispatch-playground/playground/engine/catalog"
 	"github.com/dispatch-playground/playground/examples"
+	"github.com/dispatch-playground/playground/store"
 	"github.com/dispatch-playground/playground/wasm"
 )
 
@@ -144,6 +145,9 @@ func (p *pages) startState(ctx context.Context, origin string) (State, string, e
 			return State{}, "", errors.New("This server does not keep shared programs.")
 		}
 		data, err := p.deps.Shares.Get(ctx, id)
+		if errors.Is(err, store.ErrUnavailable) {
+			return State{}, "", errSharesUnavailable
+		}
 		if err != nil {
 			return State{}, "", fmt.Errorf("There is no shared program “%s”.", id)
 		}
@@ -156,9 +160,25 @@ func (p *pages) startState(ctx context.Context, origin string) (State, string, e
 	return State{}, "", fmt.Errorf("There is no page %s.", origin)
 }
 
+// errSharesUnavailable is startState's error when the database of shared
+// programs cannot be reached: the program may well exist.
+var errSharesUnavailable = errors.New("The server cannot reach its database of shared programs right now. Try again in a moment.")
+
+// startStatus is the status of a page that could not start from its
+// origin: 503 while the shared programs cannot be read, else 404.
+func startStatus(err error) int {
+	if errors.Is(err, errSharesUnavailable) {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusNotFound
+}
+
 // showStart renders the playground as a page of this server starts it.
 func (p *pages) showStart(c echo.Context, origin string) error {
 	s, title, err := p.startState(c.Request().Context(), origin)
+	if startStatus(err) == http.StatusServiceUnavailable {
+		return Render(c, http.StatusServiceUnavailable, messagePage(p.meta(c, "Unavailable", ""), "Unavailable", err.Error()))
+	}
 	if err != nil {
 		return p.notFound(c, err.Error())
 	}
@@ -255,9 +275,15 @@ func (p *pages) share(c echo.Context) error {
 	}
 	id, err := p.deps.Shares.Put(c.Request().Context(), data)
 	if err != nil {
+		failure := "The program could not be shared: " + err.Error()
+		if errors.Is(err, store.ErrUnavailable) {
+			// The error names the database; the reader needs to know only
+			// that it is away.
+			failure = "The program could not be shared: the server cannot reach its database right now. Try again in a moment."
+		}
 		return p.showPlayground(c, http.StatusServiceUnavailable, "", playgroundView{
 			State: s, Origin: origin(c), Reset: s,
-			Results: &resultsView{Mode: s.Mode, Failure: "The program could not be shared: " + err.Error()},
+			Results: &resultsView{Mode: s.Mode, Failure: failure},
 		})
 	}
 	return c.Redirect(http.StatusSeeOther, "/s/"+id)
