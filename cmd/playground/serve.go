@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"os"
@@ -18,7 +19,8 @@ import (
 func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	addr := fs.String("addr", web.DefaultAddr, "address to listen on")
-	db := fs.String("db", filepath.Join("data", "playground.db"), "SQLite file of shared states (empty: sharing off)")
+	db := fs.String("db", defaultDB, "shared states: a SQLite file, or a postgres:// URL of a database every replica reaches (default $DATABASE_URL when it is set; empty: sharing off)")
+	dbConns := fs.Int("db-conns", store.DefaultPostgresConns, "connections to PostgreSQL this server may hold open (with a postgres:// --db)")
 	origins := fs.String("cors-origins", strings.Join(web.DefaultCORSConfig.AllowOrigins, ","), "origins that may read /api/* from a browser, comma-separated; * for any, empty for none")
 	writes := fs.Bool("cors-writes", false, "also let those origins POST to /api/run and /api/share")
 	proxies := fs.String("trusted-proxies", "", "reverse proxies whose X-Forwarded-For names the client (IP addresses or CIDR ranges, comma-separated); empty: the client is the connection's peer")
@@ -46,9 +48,34 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 			return usageError("--worker-user: %v", err)
 		}
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["db"] {
+		if env := os.Getenv("DATABASE_URL"); env != "" {
+			if !isPostgresURL(env) {
+				return usageError("DATABASE_URL is not a postgres:// URL; a SQLite file is given with --db")
+			}
+			*db = env
+		}
+	}
+	if strings.Contains(*db, "://") && !isPostgresURL(*db) {
+		return usageError("--db is a SQLite file or a postgres:// URL, not %q", strings.SplitN(*db, "://", 2)[0]+"://...")
+	}
+	if set["db-conns"] && !isPostgresURL(*db) {
+		return usageError("--db-conns sizes the pool of a PostgreSQL --db; SQLite has none")
+	}
 	logger, err := newLogger(*logFormat, stderr)
 	if err != nil {
 		return err
+	}
+	// The database comes first: a server that cannot reach it exits at
+	// once, before it starts the sandbox.
+	shares, err := openShares(ctx, *db, *dbConns, logger)
+	if err != nil {
+		return err
+	}
+	if shares != nil {
+		defer shares.Close()
 	}
 
 	cfg := web.Config{
@@ -73,15 +100,7 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("sandbox ready", "isolation", sb.Isolation(), "instances", sf.limits.PoolSize, "memory_pages", sf.limits.MemoryPages, "wall_time", sf.limits.WallTime)
 	}
-	if *db != "" {
-		if err := os.MkdirAll(filepath.Dir(*db), 0o755); err != nil {
-			return err
-		}
-		shares, err := store.OpenSQLite(*db)
-		if err != nil {
-			return err
-		}
-		defer shares.Close()
+	if shares != nil {
 		cfg.Shares = shares
 	}
 	server, err := web.New(cfg)
@@ -89,6 +108,48 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	return server.ListenAndServe(ctx, *addr)
+}
+
+// defaultDB is the SQLite file of `playground serve`, relative to where
+// it runs.
+var defaultDB = filepath.Join("data", "playground.db")
+
+// shareStore is what serve holds of either store.
+type shareStore interface {
+	web.ShareStore
+	Close() error
+}
+
+// openShares opens the share store --db names: nil for "", PostgreSQL for
+// a postgres:// URL, else a SQLite file (its folder made if needed).
+func openShares(ctx context.Context, db string, conns int, logger *slog.Logger) (shareStore, error) {
+	switch {
+	case db == "":
+		logger.Info("sharing is off: no --db")
+		return nil, nil
+	case isPostgresURL(db):
+		pg, err := store.OpenPostgres(ctx, db, conns)
+		if err != nil {
+			return nil, err
+		}
+		logger.Info("shares in PostgreSQL", "database", pg.String(), "conns", conns)
+		return pg, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+		return nil, err
+	}
+	lite, err := store.OpenSQLite(db)
+	if err != nil {
+		return nil, err
+	}
+	logger.Info("shares in SQLite", "file", db)
+	return lite, nil
+}
+
+// isPostgresURL says whether --db names a PostgreSQL database, in either
+// of the schemes libpq takes.
+func isPostgresURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
