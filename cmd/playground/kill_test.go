@@ -47,7 +47,7 @@ func TestSharesSurviveSIGKILL(t *testing.T) {
 		srv := startPlayground(t, bin, db)
 		verifyShares(t, srv.url, acked)
 		killAfter := time.Duration(100+rng.IntN(200)) * time.Millisecond
-		got := shareUntilKilled(t, srv, round, killAfter, acked)
+		got := shareUntilKilled(t, []*playgroundProcess{srv}, srv, round, killAfter, killAfter, acked)
 		if len(got) == 0 {
 			t.Fatalf("round %d: no share was acknowledged in %v", round, killAfter)
 		}
@@ -137,11 +137,13 @@ func (p *playgroundProcess) kill(t *testing.T) {
 	<-p.done
 }
 
-// shareUntilKilled sends shares from several clients until the server is
-// killed after killAfter, and returns the shares it acknowledged. Now and
-// then a client shares a state acknowledged before, which must get its id
-// again.
-func shareUntilKilled(t *testing.T, srv *playgroundProcess, round int, killAfter time.Duration, before map[string][]byte) map[string][]byte {
+// shareUntilKilled sends shares from several clients, spread over
+// servers, kills victim (one of them) with SIGKILL after killAfter, stops
+// the clients after stopAfter, and returns the shares the servers
+// acknowledged. A client whose share fails sends its next one to the next
+// server, as a load balancer would. Now and then a client shares a state
+// acknowledged before, which must get its id again.
+func shareUntilKilled(t *testing.T, servers []*playgroundProcess, victim *playgroundProcess, round int, killAfter, stopAfter time.Duration, before map[string][]byte) map[string][]byte {
 	t.Helper()
 	var earlier []string
 	for id := range before {
@@ -156,6 +158,7 @@ func shareUntilKilled(t *testing.T, srv *playgroundProcess, round int, killAfter
 	for worker := range 8 {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(round), uint64(worker)))
+			target := worker % len(servers)
 			for seq := 0; ctx.Err() == nil; seq++ {
 				var state []byte
 				if len(earlier) > 0 && seq%5 == 4 {
@@ -163,9 +166,11 @@ func shareUntilKilled(t *testing.T, srv *playgroundProcess, round int, killAfter
 				} else {
 					state = shareState(rng, round, worker, seq)
 				}
-				id, ok := postShare(ctx, client, srv.url, state)
+				id, ok := postShare(ctx, client, servers[target].url, state)
 				if !ok {
-					continue // not acknowledged: the server is gone, or going
+					// Not acknowledged: the server is gone, or going.
+					target = (target + 1) % len(servers)
+					continue
 				}
 				if id != store.ID(state) {
 					t.Errorf("share acknowledged as %s; the hash of its content is %s", id, store.ID(state))
@@ -177,7 +182,8 @@ func shareUntilKilled(t *testing.T, srv *playgroundProcess, round int, killAfter
 		})
 	}
 	time.Sleep(killAfter)
-	srv.kill(t)
+	victim.kill(t)
+	time.Sleep(stopAfter - killAfter)
 	cancel()
 	wg.Wait()
 	return got
