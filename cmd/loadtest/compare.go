@@ -190,7 +190,7 @@ func loadOverHTTP(ctx context.Context, o options, jobs []job, cfg web.Config) (*
 	ctx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
 	r := &report{}
-	sendUntilDone(ctx, client, target, jobs, o.clients, r)
+	sendUntilDone(ctx, client, []string{target}, jobs, o.clients, r)
 	return r, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -76,6 +77,8 @@ func fairness(ctx context.Context, o options, out io.Writer) (*fairReport, error
 		}
 		defer stop()
 		target, pool = "http://"+addr, size
+	} else if strings.Contains(target, ",") {
+		return nil, errors.New("-fairness measures one server: give -url one")
 	} else if err := requireIPv4Loopback(target); err != nil {
 		return nil, err
 	}

@@ -78,22 +78,24 @@ func run(ctx context.Context, o options, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	target, pid := o.url, o.pid
-	if target == "" {
+	targets, pids := splitList(o.url), o.pids
+	if len(targets) == 0 {
 		addr, stop, err := startServer(ctx, o)
 		if err != nil {
 			return nil, err
 		}
 		defer stop()
-		target, pid = "http://"+addr, os.Getpid()
-	} else if err := requireLoopback(target); err != nil {
-		return nil, err
-	} else if pid == 0 {
-		pid = -1 // unknown
+		targets, pids = []string{"http://" + addr}, []int{os.Getpid()}
 	}
-	fmt.Fprintf(out, "loadtest: %d clients for %v against %s, %d examples\n", o.clients, o.duration, target, len(jobs))
+	for _, target := range targets {
+		if err := requireLoopback(target); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(out, "loadtest: %d clients for %v against %s, %d examples\n", o.clients, o.duration, strings.Join(targets, " and "), len(jobs))
 
-	r := &report{rssStart: rss(pid)}
+	rss := func() int64 { return rssOf(pids) }
+	r := &report{rssStart: rss()}
 	r.rssPeak = r.rssStart
 	ctx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
@@ -107,15 +109,15 @@ func run(ctx context.Context, o options, out io.Writer) (*report, error) {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				r.rssPeak = max(r.rssPeak, rss(pid))
+				r.rssPeak = max(r.rssPeak, rss())
 			}
 		}
 	}()
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.clients, MaxConnsPerHost: o.clients}}
-	sendUntilDone(ctx, client, target, jobs, o.clients, r)
+	sendUntilDone(ctx, client, targets, jobs, o.clients, r)
 	<-sampled
-	r.rssEnd = rss(pid)
+	r.rssEnd = rss()
 	r.rssPeak = max(r.rssPeak, r.rssEnd)
 	r.print(out)
 	return r, nil
@@ -295,20 +297,33 @@ func requireLoopback(target string) error {
 	return fmt.Errorf("%s is not a loopback address; the load test only targets this machine", target)
 }
 
-// rss is the resident memory of a process and of its sandbox workers, in
-// bytes; 0 when unknown.
-func rss(pid int) int64 {
-	if pid <= 0 {
-		return 0
+// rssOf is the resident memory of processes and of their sandbox workers,
+// in bytes; 0 when unknown (no process given).
+func rssOf(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		n, _ := procmem.TreeRSS(pid)
+		total += n
 	}
-	n, _ := procmem.TreeRSS(pid)
-	return n
+	return total
+}
+
+// splitList splits -url's comma-separated servers.
+func splitList(s string) []string {
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 // sendUntilDone runs clients concurrent clients, each sending the jobs in
-// turn (starting at its own offset) until ctx is done, and merges what
-// they saw into r.
-func sendUntilDone(ctx context.Context, client *http.Client, target string, jobs []job, clients int, r *report) {
+// turn (starting at its own offset) to one of targets (client c to
+// targets[c % len(targets)], as a load balancer spreads connections)
+// until ctx is done, and merges what they saw into r.
+func sendUntilDone(ctx context.Context, client *http.Client, targets []string, jobs []job, clients int, r *report) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -316,7 +331,7 @@ func sendUntilDone(ctx context.Context, client *http.Client, target string, jobs
 		wg.Go(func() {
 			var local report
 			for i := c; ctx.Err() == nil; i++ {
-				local.send(ctx, client, target, jobs[i%len(jobs)])
+				local.send(ctx, client, targets[c%len(targets)], jobs[i%len(jobs)])
 			}
 			mu.Lock()
 			r.merge(&local)

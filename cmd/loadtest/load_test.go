@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -47,5 +50,28 @@ func TestFailuresAreReported(t *testing.T) {
 	}
 	if f := (&report{ok: 5, busy: 2, busyWithRetryAfter: 2}).failures(o); len(f) != 0 {
 		t.Fatalf("a clean run failed: %q", f)
+	}
+}
+
+// TestClientsSpreadOverServers: with several -url servers, as behind a
+// load balancer, every server gets its share of the clients.
+func TestClientsSpreadOverServers(t *testing.T) {
+	var counts [2]atomic.Int64
+	var targets []string
+	for i := range counts {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			counts[i].Add(1)
+			_, _ = w.Write([]byte("{}\n"))
+		}))
+		defer srv.Close()
+		targets = append(targets, srv.URL)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r := &report{}
+	sendUntilDone(ctx, http.DefaultClient, targets, []job{{name: "x", body: []byte("{}")}}, 4, r)
+	// A request the deadline cut short reached a server but not the report.
+	if counts[0].Load() == 0 || counts[1].Load() == 0 || r.requests == 0 || r.requests > counts[0].Load()+counts[1].Load() {
+		t.Errorf("requests %d and %d, %d in the report", counts[0].Load(), counts[1].Load(), r.requests)
 	}
 }

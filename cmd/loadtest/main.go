@@ -6,6 +6,7 @@
 //
 //	go run ./cmd/loadtest                      # in-process server, 200 clients, 30 s
 //	go run ./cmd/loadtest -url http://127.0.0.1:8080 -pid $(pidof playground)
+//	go run ./cmd/loadtest -url http://127.0.0.1:8081,http://127.0.0.1:8082   # two replicas
 //	go run ./cmd/loadtest -compare -clients 8   # native, sandbox, HTTP side by side
 //	go run ./cmd/loadtest -fairness             # a polite client's latency beside a greedy one
 //
@@ -19,6 +20,8 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,8 +32,8 @@ func main() {
 	var o options
 	flag.IntVar(&o.clients, "clients", 200, "concurrent clients")
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "how long to send requests")
-	flag.StringVar(&o.url, "url", "", "server to test (loopback only); empty starts one in this process")
-	flag.IntVar(&o.pid, "pid", 0, "process id of the server given by -url, for its memory (default: this process)")
+	flag.StringVar(&o.url, "url", "", "server to test (loopback only), or several, comma-separated, which the clients are spread over as behind a load balancer; empty starts one in this process")
+	pids := flag.String("pid", "", "process ids of the servers given by -url, comma-separated, for their memory (default: this process)")
 	flag.StringVar(&o.wasm, "wasm", "web/static/engine.wasm", "engine.wasm for the in-process server (empty: the one embedded in this binary)")
 	flag.IntVar(&o.maxRSSMiB, "max-rss", 1024, "fail if the server's resident memory exceeds this many MiB")
 	examples := flag.String("examples", "", "only the examples whose names match this regular expression")
@@ -43,6 +46,17 @@ func main() {
 	flag.IntVar(&o.greedy, "greedy", 4, "-fairness: connections the greedy client sends from")
 	flag.DurationVar(&o.politeEvery, "polite-every", 500*time.Millisecond, "-fairness: how often the polite client runs tour-hello")
 	flag.Parse()
+	for _, field := range strings.Split(*pids, ",") {
+		if field = strings.TrimSpace(field); field == "" {
+			continue
+		}
+		pid, err := strconv.Atoi(field)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest: -pid:", err)
+			os.Exit(2)
+		}
+		o.pids = append(o.pids, pid)
+	}
 	if *examples != "" {
 		re, err := regexp.Compile(*examples)
 		if err != nil {
@@ -104,7 +118,7 @@ type options struct {
 	clients   int
 	duration  time.Duration
 	url       string
-	pid       int
+	pids      []int
 	wasm      string
 	maxRSSMiB int
 	filter    *regexp.Regexp
