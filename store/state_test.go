@@ -12,7 +12,7 @@ import (
 
 // testDecodeStateReadsWhatPutStores: Put refuses what DecodeState cannot
 // read, with DecodeState's own error, and what it stores decodes.
-func testDecodeStateReadsWhatPutStores(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testDecodeStateReadsWhatPutStores(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	ctx := context.Background()
 	atLimit := `{"snippet":"` + strings.Repeat("x", store.MaxTextBytes) + `"}`
 	// Six bytes of JSON for each byte of text: the largest encoding of a

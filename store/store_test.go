@@ -26,13 +26,13 @@ type shareStore interface {
 // the same one after a restart) would.
 type backend struct {
 	name string
-	open func(t *testing.T) (s shareStore, reopen func(t *testing.T) shareStore)
+	open func(t testing.TB) (s shareStore, reopen func(t testing.TB) shareStore)
 }
 
 var backends = []backend{
-	{"sqlite", func(t *testing.T) (shareStore, func(*testing.T) shareStore) {
+	{"sqlite", func(t testing.TB) (shareStore, func(testing.TB) shareStore) {
 		path := filepath.Join(t.TempDir(), "shares.db")
-		reopen := func(t *testing.T) shareStore {
+		reopen := func(t testing.TB) shareStore {
 			t.Helper()
 			s, err := store.OpenSQLite(path)
 			if err != nil {
@@ -43,9 +43,9 @@ var backends = []backend{
 		}
 		return reopen(t), reopen
 	}},
-	{"postgres", func(t *testing.T) (shareStore, func(*testing.T) shareStore) {
+	{"postgres", func(t testing.TB) (shareStore, func(testing.TB) shareStore) {
 		url := storetest.PostgresURL(t)
-		reopen := func(t *testing.T) shareStore {
+		reopen := func(t testing.TB) shareStore {
 			t.Helper()
 			s, err := store.OpenPostgres(context.Background(), url, 0)
 			if err != nil {
@@ -62,7 +62,7 @@ var backends = []backend{
 // each backend in a database of its own.
 var suite = []struct {
 	name string
-	test func(t *testing.T, s shareStore, reopen func(*testing.T) shareStore)
+	test func(t *testing.T, s shareStore, reopen func(testing.TB) shareStore)
 }{
 	{"PutGetRoundTrip", testPutGetRoundTrip},
 	{"IDIsTheContentHash", testIDIsTheContentHash},
@@ -92,7 +92,7 @@ func TestStore(t *testing.T) {
 	}
 }
 
-func testPutGetRoundTrip(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testPutGetRoundTrip(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	ctx := context.Background()
 	id, err := s.Put(ctx, []byte(`{"v": 1, "snippet": "let a = 1;"}`))
 	if err != nil {
@@ -110,7 +110,7 @@ func testPutGetRoundTrip(t *testing.T, s shareStore, _ func(*testing.T) shareSto
 	}
 }
 
-func testIDIsTheContentHash(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testIDIsTheContentHash(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	ctx := context.Background()
 	a, _ := s.Put(ctx, []byte(`{"snippet":"x"}`))
 	b, _ := s.Put(ctx, []byte("{\n  \"snippet\": \"x\"\n}"))
@@ -131,7 +131,7 @@ func testIDIsTheContentHash(t *testing.T, s shareStore, _ func(*testing.T) share
 	}
 }
 
-func testLimitsAndErrors(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testLimitsAndErrors(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	ctx := context.Background()
 	big := `{"snippet":"` + strings.Repeat("a", store.MaxStateBytes) + `"}`
 	if _, err := s.Put(ctx, []byte(big)); !errors.Is(err, store.ErrTooLarge) {
@@ -147,7 +147,7 @@ func testLimitsAndErrors(t *testing.T, s shareStore, _ func(*testing.T) shareSto
 	}
 }
 
-func testPersistsAcrossOpens(t *testing.T, s shareStore, reopen func(*testing.T) shareStore) {
+func testPersistsAcrossOpens(t *testing.T, s shareStore, reopen func(testing.TB) shareStore) {
 	ctx := context.Background()
 	id, err := s.Put(ctx, []byte(`{"snippet":"kept"}`))
 	if err != nil {
@@ -160,13 +160,13 @@ func testPersistsAcrossOpens(t *testing.T, s shareStore, reopen func(*testing.T)
 	}
 }
 
-func testConcurrentWriters(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testConcurrentWriters(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	writeConcurrently(t, []shareStore{s})
 }
 
 // testTwoServersOnOneDatabase: what one store writes, another on the same
 // database reads, while both write at once, some of them the same states.
-func testTwoServersOnOneDatabase(t *testing.T, s shareStore, reopen func(*testing.T) shareStore) {
+func testTwoServersOnOneDatabase(t *testing.T, s shareStore, reopen func(testing.TB) shareStore) {
 	writeConcurrently(t, []shareStore{s, reopen(t)})
 }
 
@@ -203,7 +203,7 @@ func writeConcurrently(t *testing.T, stores []shareStore) {
 	}
 }
 
-func testPing(t *testing.T, s shareStore, _ func(*testing.T) shareStore) {
+func testPing(t *testing.T, s shareStore, _ func(testing.TB) shareStore) {
 	if err := s.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}
