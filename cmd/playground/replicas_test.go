@@ -147,6 +147,7 @@ func TestServeExitsWhenTheDatabaseIsUnreachable(t *testing.T) {
 		{"", []string{"--db", "mysql://u@h/db"}, `not "mysql://..."`},
 		{"data/shares.db", nil, "DATABASE_URL is not a postgres:// URL"},
 		{"", []string{"--db", filepath.Join(t.TempDir(), "s.db"), "--db-conns", "8"}, "--db-conns sizes the pool of a PostgreSQL --db"},
+		{"", []string{"--db", dbURL, "--db-conns", "0"}, "--db-conns is at least 1"},
 	} {
 		t.Setenv("DATABASE_URL", c.env)
 		code, _, stderr := cli(t, append([]string{"serve", "--wasm", noEngine}, c.args...)...)

@@ -19,7 +19,7 @@ import (
 func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	addr := fs.String("addr", web.DefaultAddr, "address to listen on")
-	db := fs.String("db", defaultDB, "shared states: a SQLite file, or a postgres:// URL of a database every replica reaches (default $DATABASE_URL when it is set; empty: sharing off)")
+	db := fs.String("db", defaultDB, "shared states: a SQLite file, or a postgres:// URL of a database every replica reaches; without --db, $DATABASE_URL when it is set; empty: sharing off")
 	dbConns := fs.Int("db-conns", store.DefaultPostgresConns, "connections to PostgreSQL this server may hold open (with a postgres:// --db)")
 	origins := fs.String("cors-origins", strings.Join(web.DefaultCORSConfig.AllowOrigins, ","), "origins that may read /api/* from a browser, comma-separated; * for any, empty for none")
 	writes := fs.Bool("cors-writes", false, "also let those origins POST to /api/run and /api/share")
@@ -29,7 +29,7 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.Int64Var(&limits.BodyBytes, "max-body", web.DefaultBodyBytes, "largest request body, in bytes (413 above)")
 	fs.IntVar(&limits.SnippetBytes, "max-snippet", web.DefaultSnippetBytes, "largest snippet, in bytes (413 above)")
 	rate := web.DefaultRateLimit
-	fs.Float64Var(&rate.PerSecond, "rate-limit", rate.PerSecond, "runs and writes a client may make per second, sustained (429 above); 0 turns the limit off")
+	fs.Float64Var(&rate.PerSecond, "rate-limit", rate.PerSecond, "runs and writes a client may make per second, sustained (429 above), counted by this server alone: each replica behind a load balancer counts its own; 0 turns the limit off")
 	fs.IntVar(&rate.Burst, "rate-burst", rate.Burst, "runs and writes a client may make at once")
 	fs.DurationVar(&rate.TimeCost, "rate-time-cost", rate.TimeCost, "a run stopped by the wall time, the step budget or the memory limit costs its client one more request per this much time it took; 0: one request like any other")
 	fs.IntVar(&rate.ClientRuns, "client-runs", rate.ClientRuns, "runs one client may have in the sandbox at once, running or queued (429 above); 0: no limit")
@@ -63,6 +63,9 @@ func serveCommand(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if set["db-conns"] && !isPostgresURL(*db) {
 		return usageError("--db-conns sizes the pool of a PostgreSQL --db; SQLite has none")
+	}
+	if *dbConns < 1 {
+		return usageError("--db-conns is at least 1, not %d", *dbConns)
 	}
 	logger, err := newLogger(*logFormat, stderr)
 	if err != nil {
