@@ -176,10 +176,10 @@ func startStatus(err error) int {
 // showStart renders the playground as a page of this server starts it.
 func (p *pages) showStart(c echo.Context, origin string) error {
 	s, title, err := p.startState(c.Request().Context(), origin)
-	if startStatus(err) == http.StatusServiceUnavailable {
-		return Render(c, http.StatusServiceUnavailable, messagePage(p.meta(c, "Unavailable", ""), "Unavailable", err.Error()))
-	}
 	if err != nil {
+		if startStatus(err) == http.StatusServiceUnavailable {
+			return Render(c, http.StatusServiceUnavailable, messagePage(p.meta(c, "Unavailable", ""), "Unavailable", err.Error()))
+		}
 		return p.notFound(c, err.Error())
 	}
 	return p.showPlayground(c, http.StatusOK, title, playgroundView{State: s, Reset: s, Origin: origin})
