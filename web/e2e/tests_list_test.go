@@ -69,6 +69,9 @@ fn main() {}
 	if len(embedded) != 3 || embedded[0] != got[0] || embedded[1] != got[1] || embedded[2].Name != "two_devices" || embedded[2].Status != "failed" || embedded[2].Panic == "" {
 		t.Errorf("the embed's test list shows %+v, the page's %+v", embedded, got)
 	}
+	if summary := eval[string](frame, `document.querySelector("dispatch-snippet").shadowRoot.querySelector('[data-testid="tests-summary"]').textContent`); summary != "cargo test: FAILED. 1 passed; 1 failed; 1 ignored" {
+		t.Errorf("the embed's tests summary reads %q", summary)
+	}
 	frame.screenshot("embed-test-list.png", nil)
 	frame.checkClean()
 	tb.checkClean()

@@ -85,7 +85,8 @@ details.config > summary { padding: 4px 14px; font-size: 12px; color: var(--mute
 .where { color: var(--muted); }
 .where a { color: inherit; }
 .fix { margin-top: 4px; }
-.test-list { margin: 6px 0 0; padding: 0; list-style: none; font-size: 13px; }
+.tests-summary { margin: 8px 0 0; font: 600 12.5px var(--mono); }
+.test-list { margin: 4px 0 0; padding: 0; list-style: none; font-size: 13px; }
 .test { margin: 2px 0; }
 .test-status { display: inline-block; min-width: 4.5em; font: 600 12px var(--mono); }
 .test-ok .test-status { color: var(--ok); }

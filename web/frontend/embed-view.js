@@ -170,18 +170,24 @@ export function resultView(outcome, viewMode, { editable }) {
 export function testList(tests) {
   const word = { ok: "ok", failed: "FAILED", ignored: "ignored" };
   if (tests.length === 0) return el("p", { class: "tests-empty", "data-testid": "test-list" }, "The tests did not run: the program was rejected.");
-  return el(
-    "ul",
-    { class: "test-list", "data-testid": "test-list" },
-    tests.map((t) =>
-      el(
-        "li",
-        { class: `test test-${t.status}`, "data-testid": "test", "data-status": t.status, "data-name": t.name },
-        el("span", { class: "test-status" }, word[t.status] ?? t.status),
-        " ",
-        el("code", { class: "test-name" }, t.name),
-        t.panic ? el("span", { class: "test-panic" }, t.panic.message) : null,
-      ),
-    ),
-  );
+  const item = (t) =>
+    el(
+      "li",
+      { class: `test test-${t.status}`, "data-testid": "test", "data-status": t.status, "data-name": t.name },
+      el("span", { class: "test-status" }, word[t.status] ?? t.status),
+      " ",
+      el("code", { class: "test-name" }, t.name),
+      t.panic ? el("span", { class: "test-panic" }, t.panic.message) : null,
+    );
+  return [
+    el("p", { class: "tests-summary", "data-testid": "tests-summary" }, testsSummary(tests)),
+    el("ul", { class: "test-list", "data-testid": "test-list" }, tests.map(item)),
+  ];
+}
+
+// testsSummary is libtest's last line for the tests, after `cargo test`:
+// the summary above them is of the program's main.
+export function testsSummary(tests) {
+  const n = (status) => tests.filter((t) => t.status === status).length;
+  return `cargo test: ${n("failed") > 0 ? "FAILED" : "ok"}. ${n("ok")} passed; ${n("failed")} failed; ${n("ignored")} ignored`;
 }

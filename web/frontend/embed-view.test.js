@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { summaryText } from "./embed-view.js";
+import { summaryText, testsSummary } from "./embed-view.js";
 
 test("the embed's summary of an incomplete run is not the summary of an ok one", () => {
   const unchecked = { code: "playground-unchecked", phase: "run", severity: "warning" };
@@ -18,4 +18,10 @@ test("a run a limit stopped is summarised as a run, with the limit", () => {
   assert.equal(summaryText(limited("playground-output-limit", "the program printed more than the playground's limit"), "panic"), "Ran until the playground stopped it: its output limit");
   const parse = { status: "rejected", complete: true, diagnostics: [{ code: "syntax", phase: "parse", severity: "error", message: "expected `;`" }] };
   assert.equal(summaryText(parse, "panic"), "Rejected before running");
+});
+
+test("the tests' summary is libtest's, beside the summary of main", () => {
+  const tests = [{ status: "ok" }, { status: "failed" }, { status: "ignored" }];
+  assert.equal(testsSummary(tests), "cargo test: FAILED. 1 passed; 1 failed; 1 ignored");
+  assert.equal(testsSummary([{ status: "ok" }]), "cargo test: ok. 1 passed; 0 failed; 0 ignored");
 });
