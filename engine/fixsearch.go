@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dispatch-playground/playground/engine/diag"
@@ -33,6 +34,10 @@ const (
 	// A search is not tried after a run this large: no changed program
 	// would finish within the budget.
 	maxSearchedSteps = interp.DefaultStepLimit / 8
+	// bytesPerStep prices the reading of a program (its parse, its
+	// expansion, its check's walk), which no step counts, against the
+	// budget: every changed program is read again, whole.
+	bytesPerStep = 16
 )
 
 // searchFix looks for a one-edit fix of a snippet whose run panicked with
@@ -40,7 +45,9 @@ const (
 func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 	// An incomplete Result has parts the engine did not check: that a
 	// changed program runs clean there would not be backed.
-	if isCrate(req) || req.Entry == EntryTests || !res.Complete || detail.Steps > maxSearchedSteps && detail.Limited == "" {
+	reading := len(req.Snippet) / bytesPerStep
+	if isCrate(req) || req.Entry == EntryTests || !res.Complete || reading > maxSearchedSteps ||
+		detail.Steps+reading > maxSearchedSteps && detail.Limited == "" {
 		return Fix{}, false
 	}
 	anchor, ok := searchAnchor(res)
@@ -57,12 +64,12 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 			tensors[h.Span.Start.Offset] = h.Label
 		}
 	}
-	edits := searchEdits(syntax.Lex(req.Snippet, 0), req.Snippet, anchor, tensors, res.Panic != nil, message)
+	edits := searchEdits(searchWindow(syntax.Lex(req.Snippet, 0), anchor), req.Snippet, anchor, tensors, res.Panic != nil, message)
 	// A run stopped by its budget used all of it: a fixed program is one
 	// that ends well within it.
-	base := detail.Steps
+	base := detail.Steps + reading
 	if detail.Limited != "" {
-		base = 0
+		base = reading
 	}
 	budget := min(8*base+20_000, interp.DefaultStepLimit/8)
 	perRun := max(4*base, 20_000)
@@ -78,7 +85,7 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 		try.Snippet = req.Snippet[:e.r.Start] + e.text + req.Snippet[e.r.End:]
 		watch := shifted(anchor, e)
 		got, d := runTarget(try, false, runLimits{steps: min(perRun, budget), watch: &watch})
-		budget -= d.Steps
+		budget -= d.Steps + reading
 		// The changed program must run the code that panicked: one that
 		// steps around it is not mended.
 		if got.Status != StatusOK || !d.Reached && !e.removesAnchor || !got.Complete {
@@ -119,6 +126,27 @@ func packageFeatureFix(res *Result, req Request) {
 			}
 		}
 	}
+}
+
+// The tokens the search reads around its anchor: what made the panic's
+// inputs is before it, and 64 changes are tried at most, so nothing far
+// away would be reached. The window also bounds the cost of reading the
+// tokens (each looks back through its statement and brackets) on a huge
+// program: without it, a 20,000-element array literal took seconds.
+const (
+	windowBefore = 2000
+	windowAfter  = 500
+	windowMax    = 4000
+)
+
+// searchWindow is the tokens from windowBefore before anchor to
+// windowAfter after it, and of an anchor longer than that (a call whose
+// argument is a long array of data), the last windowMax.
+func searchWindow(toks []syntax.Token, anchor source.Range) []syntax.Token {
+	first := sort.Search(len(toks), func(k int) bool { return toks[k].Range.End > anchor.Start })
+	last := sort.Search(len(toks), func(k int) bool { return toks[k].Range.Start >= anchor.End })
+	end := min(last+windowAfter, len(toks))
+	return toks[max(first-windowBefore, end-windowMax, 0):end]
 }
 
 // shifted is r in the text after e: moved by an edit before it, grown or
