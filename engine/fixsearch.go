@@ -38,6 +38,10 @@ const (
 	// expansion, its check's walk), which no step counts, against the
 	// budget: every changed program is read again, whole.
 	bytesPerStep = 16
+	// maxSearchedBytes bounds the programs searched: each changed one is
+	// read again whole, and the garbage of reading a long one many times
+	// is memory a sandbox instance keeps.
+	maxSearchedBytes = 32 << 10
 )
 
 // searchFix looks for a one-edit fix of a snippet whose run panicked with
@@ -46,7 +50,7 @@ func searchFix(req Request, res Result, detail Detail) (Fix, bool) {
 	// An incomplete Result has parts the engine did not check: that a
 	// changed program runs clean there would not be backed.
 	reading := len(req.Snippet) / bytesPerStep
-	if isCrate(req) || req.Entry == EntryTests || !res.Complete || reading > maxSearchedSteps ||
+	if isCrate(req) || req.Entry == EntryTests || !res.Complete || len(req.Snippet) > maxSearchedBytes ||
 		detail.Steps+reading > maxSearchedSteps && detail.Limited == "" {
 		return Fix{}, false
 	}
